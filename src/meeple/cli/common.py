@@ -1,0 +1,33 @@
+"""Helpers shared by the command-line modules: reading JSON input, failing cleanly."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, NoReturn
+
+
+class InputError(Exception):
+    """Bad input named in one line; the command exits with status 2."""
+
+
+def fail(message: str, status: int = 2) -> NoReturn:
+    """Print ``meeple: message`` on standard error as one line and exit."""
+    one_line = " ".join(message.split())
+    print(f"meeple: {one_line}", file=sys.stderr)
+    raise SystemExit(status)
+
+
+def read_json_file(path: str) -> Any:
+    """The JSON in ``path`` ('-' for standard input); :class:`InputError` if unreadable."""
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path} is not UTF-8 text") from exc
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}") from exc

@@ -1,0 +1,219 @@
+"""The game contract that every meeple game implements.
+
+A game is a set of pure functions over immutable state, in the spirit of
+OpenSpiel and boardgame.io: nothing here does I/O, reads a clock or touches
+the global random generator. Everything random comes from the seed given to
+``setup``, so a game is fully described by its :class:`GameRecord`.
+
+Actions cross every boundary (server, CLI, bots, records) as JSON-able dicts;
+each game parses them with ``parse_action`` and writes them with
+``action_json``. Events returned by ``apply`` are *public*: they never hold a
+secret (a hand, a drawn tile, a face-down value, a pending pick), so they may be
+broadcast to every seat and spectator as they are. What a seat may know is
+only ever given by ``view``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeAlias
+
+JSON: TypeAlias = Any
+"""A value that ``json.dumps`` accepts: dict, list, str, int, float, bool, None."""
+
+Seat: TypeAlias = int
+"""A seat number, 0-based, in clockwise order."""
+
+Event: TypeAlias = dict[str, JSON]
+"""A public description of what an action did, e.g. ``{"type": "place", ...}``."""
+
+
+class IllegalAction(ValueError):
+    """An action that breaks a rule; the message says which, in plain words."""
+
+
+class BadOptions(ValueError):
+    """Table options or a player count that the game does not accept."""
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a finished game ended.
+
+    ``scores[s]`` and ``ranks[s]`` are for seat ``s``; rank 1 is first and
+    equal players share a rank (1, 1, 3). ``winners`` are the seats ranked 1
+    (more than one for a shared victory). ``reason`` is a short plain-words
+    explanation, e.g. "stock empty and a full round without an equation".
+    ``details`` holds game-specific figures (cards left, running totals).
+    """
+
+    scores: tuple[int, ...]
+    ranks: tuple[int, ...]
+    reason: str
+    details: Mapping[str, JSON] = field(default_factory=dict)
+
+    @property
+    def winners(self) -> tuple[Seat, ...]:
+        """The seats that share first place."""
+        return tuple(s for s, r in enumerate(self.ranks) if r == 1)
+
+    def to_json(self) -> dict[str, JSON]:
+        """This result as a JSON-able dict."""
+        return {
+            "scores": list(self.scores),
+            "ranks": list(self.ranks),
+            "winners": list(self.winners),
+            "reason": self.reason,
+            "details": dict(self.details),
+        }
+
+
+def ranks_from_keys(keys: Sequence[tuple[Any, ...]]) -> tuple[int, ...]:
+    """Competition ranks (1, 1, 3) from per-seat sort keys, lower key = better.
+
+    >>> ranks_from_keys([(12, 3), (12, 4), (9, 5), (12, 3)])
+    (2, 4, 1, 2)
+    """
+    return tuple(1 + sum(1 for other in keys if other < key) for key in keys)
+
+
+class Game(Protocol):
+    """What every game module provides (see ``summy.GAME`` and ``slide.GAME``).
+
+    ``State`` is game-specific and immutable; callers treat it as opaque and
+    only pass it back to these functions.
+    """
+
+    name: str
+    min_players: int
+    max_players: int
+
+    def default_options(self, players: int) -> dict[str, JSON]:
+        """The options of a new table with this many players."""
+        ...
+
+    def setup(self, options: Mapping[str, JSON], seed: int) -> Any:
+        """A new game. ``options["players"]`` is the number of seats.
+
+        Raises :class:`BadOptions` for options the game does not accept.
+        """
+        ...
+
+    def to_act(self, state: Any) -> frozenset[Seat]:
+        """The seats that may act now (several during a simultaneous step)."""
+        ...
+
+    def legal_actions(self, state: Any, seat: Seat) -> Iterable[Any]:
+        """Every action ``seat`` may take now, each exactly once."""
+        ...
+
+    def apply(self, state: Any, seat: Seat, action: Any) -> tuple[Any, list[Event]]:
+        """The state after ``seat`` takes ``action``, and its public events.
+
+        Raises :class:`IllegalAction` with a plain-words message naming the
+        rule broken; the given state is never changed.
+        """
+        ...
+
+    def view(self, state: Any, seat: Seat | None) -> dict[str, JSON]:
+        """What ``seat`` may know (``None``: a spectator), as JSON."""
+        ...
+
+    def result(self, state: Any) -> Result | None:
+        """The result once the game is over, else ``None``."""
+        ...
+
+    def parse_action(self, data: JSON) -> Any:
+        """An action from its JSON form; :class:`IllegalAction` if malformed."""
+        ...
+
+    def action_json(self, action: Any) -> JSON:
+        """The JSON form of an action (``parse_action`` reads it back)."""
+        ...
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """Everything needed to replay a game: ``(game, options, seed, actions)``.
+
+    ``actions`` is the list of ``(seat, action_json)`` in the order applied.
+    """
+
+    game: str
+    options: Mapping[str, JSON]
+    seed: int
+    actions: tuple[tuple[Seat, JSON], ...] = ()
+
+    def to_json(self) -> dict[str, JSON]:
+        """The record as a JSON-able dict (the file format the CLI replays)."""
+        return {
+            "game": self.game,
+            "options": dict(self.options),
+            "seed": self.seed,
+            "actions": [[seat, action] for seat, action in self.actions],
+        }
+
+    @classmethod
+    def from_json(cls, data: JSON) -> GameRecord:
+        """Read a record written by :meth:`to_json`; :class:`RecordError` if malformed."""
+        if not isinstance(data, dict):
+            raise RecordError(None, "a game record must be a JSON object")
+        for key in ("game", "options", "seed", "actions"):
+            if key not in data:
+                raise RecordError(None, f"the record has no {key!r}")
+        if not isinstance(data["game"], str):
+            raise RecordError(None, "'game' must be a string")
+        if not isinstance(data["options"], dict):
+            raise RecordError(None, "'options' must be an object")
+        if not isinstance(data["seed"], int) or isinstance(data["seed"], bool):
+            raise RecordError(None, "'seed' must be an integer")
+        if not isinstance(data["actions"], list):
+            raise RecordError(None, "'actions' must be a list")
+        actions: list[tuple[Seat, JSON]] = []
+        for index, item in enumerate(data["actions"]):
+            if (
+                not isinstance(item, list | tuple)
+                or len(item) != 2
+                or not isinstance(item[0], int)
+                or isinstance(item[0], bool)
+            ):
+                raise RecordError(index, "each action must be a pair [seat, action]")
+            actions.append((item[0], item[1]))
+        return cls(data["game"], dict(data["options"]), data["seed"], tuple(actions))
+
+
+class RecordError(ValueError):
+    """A record that does not replay: ``index`` is the bad action (or None)."""
+
+    def __init__(self, index: int | None, reason: str) -> None:
+        self.index = index
+        self.reason = reason
+        where = "record" if index is None else f"action {index}"
+        super().__init__(f"{where}: {reason}")
+
+
+def replay(game: Game, record: GameRecord) -> list[Any]:
+    """Every state of a recorded game, the initial one first.
+
+    Raises :class:`RecordError` naming the first action that does not apply
+    (wrong seat, not that seat's turn, malformed or illegal) and why.
+    """
+    if record.game != game.name:
+        raise RecordError(None, f"this is a {record.game!r} record, not {game.name!r}")
+    try:
+        state = game.setup(record.options, record.seed)
+    except BadOptions as exc:
+        raise RecordError(None, f"bad options: {exc}") from exc
+    states = [state]
+    for index, (seat, data) in enumerate(record.actions):
+        if game.result(state) is not None:
+            raise RecordError(index, "the game is already over")
+        if seat not in game.to_act(state):
+            raise RecordError(index, f"seat {seat} may not act now")
+        try:
+            state, _events = game.apply(state, seat, game.parse_action(data))
+        except IllegalAction as exc:
+            raise RecordError(index, str(exc)) from exc
+        states.append(state)
+    return states
