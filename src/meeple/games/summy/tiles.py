@@ -107,3 +107,30 @@ class Pass:
 
 
 Action: TypeAlias = Placement | Discard | Pass
+
+
+@dataclass(frozen=True)
+class Position:
+    """What the player to move faces: the table, the equations made, their hand.
+
+    This is the unit that the move generator, the position JSON format
+    (``shared/formats/summy-position.md``) and the analyser work on.
+    """
+
+    tiles: dict[Cell, str]
+    equations: tuple[Equation, ...]
+    hand: tuple[str, ...]
+
+    def sealed(self) -> frozenset[Cell]:
+        """Every sealed cell of this table."""
+        return sealed_cells(self.equations)
+
+
+@dataclass(frozen=True)
+class Move:
+    """A legal placement with what it makes: its score, its text, its equation."""
+
+    placement: Placement
+    score: int
+    equation_text: str
+    equation: Equation
