@@ -1,0 +1,39 @@
+"""The bus interface: publish a JSON message on a channel, subscribe to a channel.
+
+Messages are JSON-able dicts. A subscriber sees every message published on
+its channel after it subscribed, in the order published by one publisher.
+The tables code publishes; the WebSocket handlers subscribe. Nothing in a
+message may be secret: views are computed per client, never sent on the bus.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+
+class Subscription(Protocol):
+    """Messages arriving on one channel, until closed."""
+
+    async def get(self) -> dict[str, Any]:
+        """The next message (waits for one)."""
+        ...
+
+    async def close(self) -> None:
+        """Stop receiving; further ``get`` calls wait forever."""
+        ...
+
+
+class Bus(Protocol):
+    """Fan-out of messages by channel name."""
+
+    async def publish(self, channel: str, message: dict[str, Any]) -> None:
+        """Send ``message`` to every current subscriber of ``channel``."""
+        ...
+
+    async def subscribe(self, channel: str) -> Subscription:
+        """A new subscription to ``channel``, receiving from now on."""
+        ...
+
+    async def close(self) -> None:
+        """Release connections; the bus is unusable afterwards."""
+        ...

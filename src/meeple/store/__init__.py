@@ -1,0 +1,1 @@
+"""Storage: SQLAlchemy models, packaged Alembic migrations and the queries the server runs."""

@@ -1,0 +1,94 @@
+"""Opening the database, migrating it with the packaged Alembic scripts, running queries.
+
+Queries are plain synchronous SQLAlchemy; :meth:`Database.run` runs one in
+the database's own thread pool so the event loop never waits on disk. SQLite
+gets a single worker thread (one writer at a time is all SQLite allows),
+PostgreSQL a few.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.orm import sessionmaker
+
+MIGRATIONS_DIR = Path(__file__).parent / "migrations"
+
+T = TypeVar("T")
+
+
+def normalise_url(url: str) -> str:
+    """The URL with the psycopg 3 driver named for plain ``postgresql://`` URLs."""
+    if url.startswith("postgresql://"):
+        return "postgresql+psycopg://" + url.removeprefix("postgresql://")
+    return url
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite files get WAL, foreign keys and a busy timeout."""
+    url = normalise_url(url)
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True, pool_size=8, max_overflow=8)
+
+
+def alembic_config() -> Config:
+    """An Alembic configuration pointing at the migrations inside the package."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    return config
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the database up to the newest revision (creating it if empty)."""
+    config = alembic_config()
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+class Database:
+    """An engine, a session factory and the thread pool queries run in."""
+
+    def __init__(self, url: str) -> None:
+        self.url = normalise_url(url)
+        self.engine = make_engine(self.url)
+        self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        workers = 1 if self.engine.dialect.name == "sqlite" else 4
+        self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="meeple-db")
+
+    def migrate(self) -> None:
+        """Create or upgrade the schema with the packaged migrations."""
+        migrate(self.engine)
+
+    def call(self, query: Callable[..., T], *args: Any) -> T:
+        """Run ``query(session, *args)`` in one transaction, synchronously."""
+        with self.sessions.begin() as session:
+            return query(session, *args)
+
+    async def run(self, query: Callable[..., T], *args: Any) -> T:
+        """Run ``query(session, *args)`` in one transaction in the database threads."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, self.call, query, *args)
+
+    def close(self) -> None:
+        """Stop the query threads and close every connection."""
+        self._executor.shutdown(wait=True)
+        self.engine.dispose()

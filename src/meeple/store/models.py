@@ -1,0 +1,130 @@
+"""The tables of the database, as SQLAlchemy 2 declarative models.
+
+A game is stored as its record: the table row holds the game, options and
+seed, and the ``table_events`` log holds every versioned table event, among
+them the actions in the order applied. A running table's state is rebuilt by
+replaying that record; nothing else about a game's state is kept.
+
+Times are seconds since the epoch as floats, read from the injected clock.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    """The declarative base of every meeple model."""
+
+
+class User(Base):
+    """An account, or a guest playing under a generated name (no password)."""
+
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(32))
+    name_key: Mapped[str] = mapped_column(String(32), unique=True)
+    password_hash: Mapped[str | None] = mapped_column(String(255), nullable=True)
+    guest: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[float] = mapped_column(Float)
+
+
+class GameTable(Base):
+    """A table: its game, options, seed, settings and where its life has got to."""
+
+    __tablename__ = "game_tables"
+
+    id: Mapped[str] = mapped_column(String(24), primary_key=True)
+    game: Mapped[str] = mapped_column(String(16))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    seat_count: Mapped[int] = mapped_column(Integer)
+    private: Mapped[bool] = mapped_column(Boolean, default=False)
+    invite_token: Mapped[str] = mapped_column(String(48))
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    pace: Mapped[str] = mapped_column(String(16))
+    move_seconds: Mapped[int] = mapped_column(Integer)
+    creator_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    created_at: Mapped[float] = mapped_column(Float)
+    started_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    rematch_of: Mapped[str | None] = mapped_column(String(24), nullable=True)
+    rematch_id: Mapped[str | None] = mapped_column(String(24), nullable=True)
+
+
+class TableSeat(Base):
+    """Who sits in one seat of a table: a user, a bot of a level, or nobody yet."""
+
+    __tablename__ = "table_seats"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
+    bot_level: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    zombie: Mapped[bool] = mapped_column(Boolean, default=False)
+    left: Mapped[bool] = mapped_column(Boolean, default=False)
+    timeouts: Mapped[int] = mapped_column(Integer, default=0)
+    wants_rematch: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class TableEvent(Base):
+    """One versioned table event; (table, version) is unique, so one writer wins."""
+
+    __tablename__ = "table_events"
+    __table_args__ = (
+        UniqueConstraint("table_id", "user_id", "client_id", name="uq_table_events_client_id"),
+    )
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id"), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    at: Mapped[float] = mapped_column(Float)
+
+
+class Rating(Base):
+    """A user's current openskill rating in one game, with games played and won."""
+
+    __tablename__ = "ratings"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(16), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class RatingChange(Base):
+    """A user's rating after one rated game: the points of the rating history."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (Index("ix_rating_changes_user_game", "user_id", "game"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    game: Mapped[str] = mapped_column(String(16))
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id"))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    rank: Mapped[int] = mapped_column(Integer)
+    at: Mapped[float] = mapped_column(Float)

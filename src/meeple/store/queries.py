@@ -1,0 +1,217 @@
+"""The queries the server runs, each a function of an open session (one transaction).
+
+Run them with :meth:`meeple.store.database.Database.run`. They return model
+objects detached from the session (``expire_on_commit`` is off), or plain data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from meeple.store.models import GameTable, Rating, RatingChange, TableEvent, TableSeat, User
+
+
+class NameTaken(ValueError):
+    """A user name that another account (or guest) already has."""
+
+
+class VersionConflict(RuntimeError):
+    """Another writer stored this table version first; reload and try again."""
+
+
+def create_user(
+    session: Session, name: str, password_hash: str | None, guest: bool, at: float
+) -> User:
+    """A new user; :class:`NameTaken` if the name is taken (case-insensitively)."""
+    user = User(
+        name=name, name_key=name.lower(), password_hash=password_hash, guest=guest, created_at=at
+    )
+    session.add(user)
+    try:
+        session.flush()
+    except IntegrityError as exc:
+        raise NameTaken(name) from exc
+    return user
+
+
+def user_by_name(session: Session, name: str) -> User | None:
+    """The user with this name (any case), if any."""
+    return session.scalars(select(User).where(User.name_key == name.lower())).first()
+
+
+def user_by_id(session: Session, user_id: int) -> User | None:
+    """The user with this id, if any."""
+    return session.get(User, user_id)
+
+
+def users_by_ids(session: Session, user_ids: Sequence[int]) -> dict[int, User]:
+    """The users with these ids, by id."""
+    if not user_ids:
+        return {}
+    return {u.id: u for u in session.scalars(select(User).where(User.id.in_(user_ids)))}
+
+
+def upgrade_guest(session: Session, user_id: int, name: str, password_hash: str) -> User:
+    """Turn a guest into an account with a name and password, keeping its id and games."""
+    user = session.get(User, user_id)
+    if user is None or not user.guest:
+        raise ValueError("only a guest can be turned into an account")
+    user.name, user.name_key = name, name.lower()
+    user.password_hash, user.guest = password_hash, False
+    try:
+        session.flush()
+    except IntegrityError as exc:
+        raise NameTaken(name) from exc
+    return user
+
+
+def insert_table(session: Session, table: GameTable, seats: Sequence[TableSeat]) -> None:
+    """Store a new table and its seats."""
+    session.add(table)
+    session.flush()
+    session.add_all(seats)
+
+
+def table_by_id(session: Session, table_id: str) -> tuple[GameTable, list[TableSeat]] | None:
+    """A table and its seats in seat order, if it exists."""
+    table = session.get(GameTable, table_id)
+    if table is None:
+        return None
+    seats = list(
+        session.scalars(
+            select(TableSeat).where(TableSeat.table_id == table_id).order_by(TableSeat.seat)
+        )
+    )
+    return table, seats
+
+
+def table_ids_with_status(session: Session, statuses: Sequence[str]) -> list[str]:
+    """The ids of every table whose status is one of ``statuses``, oldest first."""
+    rows = session.scalars(
+        select(GameTable.id).where(GameTable.status.in_(statuses)).order_by(GameTable.created_at)
+    )
+    return list(rows)
+
+
+def save_table(session: Session, table: GameTable, seats: Sequence[TableSeat]) -> None:
+    """Write back a table's fields and seats, changed by the table's single writer."""
+    session.merge(table)
+    for seat in seats:
+        session.merge(seat)
+
+
+def append_event(session: Session, event: TableEvent, table: GameTable | None = None) -> None:
+    """Store one table event (and the table row, if it changed with it).
+
+    Raises :class:`VersionConflict` if that version is already stored, which
+    means another writer got there first.
+    """
+    session.add(event)
+    try:
+        session.flush()
+    except IntegrityError as exc:
+        raise VersionConflict(f"table {event.table_id} version {event.version}") from exc
+    if table is not None:
+        session.merge(table)
+
+
+def events_after(session: Session, table_id: str, version: int) -> list[TableEvent]:
+    """The table's events with a version above ``version``, in order."""
+    rows = session.scalars(
+        select(TableEvent)
+        .where(TableEvent.table_id == table_id, TableEvent.version > version)
+        .order_by(TableEvent.version)
+    )
+    return list(rows)
+
+
+def event_by_client_id(
+    session: Session, table_id: str, user_id: int, client_id: str
+) -> TableEvent | None:
+    """The event a client's action id already produced, if any."""
+    return session.scalars(
+        select(TableEvent).where(
+            TableEvent.table_id == table_id,
+            TableEvent.user_id == user_id,
+            TableEvent.client_id == client_id,
+        )
+    ).first()
+
+
+def tables_of_user(session: Session, user_id: int, limit: int = 50) -> list[GameTable]:
+    """The tables a user has sat at, newest first."""
+    rows = session.scalars(
+        select(GameTable)
+        .join(TableSeat, TableSeat.table_id == GameTable.id)
+        .where(TableSeat.user_id == user_id)
+        .order_by(GameTable.created_at.desc())
+        .limit(limit)
+    )
+    return list(rows)
+
+
+def ratings_of(session: Session, user_ids: Sequence[int], game: str) -> dict[int, Rating]:
+    """The stored ratings of these users in ``game``, by user id (absent: never rated)."""
+    rows = session.scalars(
+        select(Rating).where(Rating.user_id.in_(user_ids), Rating.game == game)
+    )
+    return {r.user_id: r for r in rows}
+
+
+def save_ratings(
+    session: Session, ratings: Sequence[Rating], changes: Sequence[RatingChange]
+) -> None:
+    """Write new ratings and their history points together."""
+    for rating in ratings:
+        session.merge(rating)
+    session.add_all(changes)
+
+
+def rating_history(session: Session, user_id: int, game: str) -> list[RatingChange]:
+    """A user's rating after each rated game of ``game``, oldest first."""
+    rows = session.scalars(
+        select(RatingChange)
+        .where(RatingChange.user_id == user_id, RatingChange.game == game)
+        .order_by(RatingChange.id)
+    )
+    return list(rows)
+
+
+def user_ratings(session: Session, user_id: int) -> list[Rating]:
+    """A user's ratings in every game they have played rated."""
+    return list(session.scalars(select(Rating).where(Rating.user_id == user_id)))
+
+
+def leaderboard(session: Session, game: str, limit: int) -> list[tuple[Rating, str]]:
+    """The best-rated users of ``game`` (by mu - 3 sigma) with their names."""
+    rows = session.execute(
+        select(Rating, User.name)
+        .join(User, User.id == Rating.user_id)
+        .where(Rating.game == game)
+        .order_by((Rating.mu - 3 * Rating.sigma).desc(), Rating.games.desc())
+        .limit(limit)
+    )
+    return [(rating, name) for rating, name in rows.tuples()]
+
+
+def finished_counts(session: Session, user_id: int) -> dict[str, Any]:
+    """Games finished per game for a user: ``{game: count}``."""
+    rows = session.execute(
+        select(GameTable.game, func.count())
+        .join(TableSeat, TableSeat.table_id == GameTable.id)
+        .where(TableSeat.user_id == user_id, GameTable.status == "finished")
+        .group_by(GameTable.game)
+    )
+    return {game: count for game, count in rows.tuples()}
+
+
+def move_seats_to_user(session: Session, from_user: int, to_user: int) -> None:
+    """Give every seat of one user to another (a guest's games kept on merge)."""
+    session.execute(
+        update(TableSeat).where(TableSeat.user_id == from_user).values(user_id=to_user)
+    )
