@@ -1,0 +1,72 @@
+"""``SlideGame``: Slide behind the contract of :mod:`meeple.games.base`.
+
+>>> from meeple.games.slide import GAME
+>>> state = GAME.setup(GAME.default_options(2), seed=3)
+>>> sorted(GAME.to_act(state)), len(list(GAME.legal_actions(state, 0)))
+([0, 1], 16)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+
+from meeple.games.base import JSON, Event, IllegalAction, Result, Seat
+from meeple.games.slide import hidden, rules
+from meeple.games.slide.actions import Action, action_json, parse_action
+from meeple.games.slide.state import MAX_PLAYERS, MIN_PLAYERS, State, new_state, parse_options
+from meeple.games.slide.view import view
+
+
+class SlideGame:
+    """The Slide rules engine: pure functions over an immutable :class:`State`."""
+
+    name = "slide"
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+
+    def default_options(self, players: int) -> dict[str, JSON]:
+        """``{"players": n, "lowest_reveal_starts": false, "match_to_100": false}``."""
+        return {"players": players, "lowest_reveal_starts": False, "match_to_100": False}
+
+    def setup(self, options: Mapping[str, JSON], seed: int) -> State:
+        """A new game dealt from ``random.Random(seed)``; :class:`BadOptions` if refused."""
+        return new_state(parse_options(options), seed)
+
+    def to_act(self, state: State) -> frozenset[Seat]:
+        """Every seat yet to pick during the reveal; the taker during the draft."""
+        return rules.to_act(state)
+
+    def legal_actions(self, state: State, seat: Seat) -> list[Action]:
+        """Reveals of each face-down cell, or takes of each distinct pool value and side."""
+        return rules.legal_actions(state, seat)
+
+    def apply(self, state: State, seat: Seat, action: Action) -> tuple[State, list[Event]]:
+        """The next state and its public events; :class:`IllegalAction` naming the rule."""
+        if not isinstance(state, State):
+            raise IllegalAction("this is not a Slide game state")
+        return rules.apply(state, seat, action)
+
+    def view(self, state: State, seat: Seat | None) -> dict[str, JSON]:
+        """What ``seat`` may know; the keys are listed in :func:`meeple.games.slide.view.view`."""
+        return view(state, seat)
+
+    def result(self, state: State) -> Result | None:
+        """Scores (points, or running totals in a match), ranks and details once over."""
+        return state.result
+
+    def parse_action(self, data: JSON) -> Action:
+        """A ``Reveal`` or ``Take`` from its JSON form; :class:`IllegalAction` if malformed."""
+        return parse_action(data)
+
+    def action_json(self, action: Action) -> JSON:
+        """The JSON form of an action."""
+        return action_json(action)
+
+    def resample_hidden(self, state: State, seat: Seat | None, rng: random.Random) -> State:
+        """A state differing only in what ``seat`` cannot see (leak tests, sampling bots)."""
+        return hidden.resample_hidden(state, seat, rng)
+
+
+GAME = SlideGame()
+"""The one Slide engine instance, registered as ``"slide"``."""
