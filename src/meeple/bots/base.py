@@ -7,6 +7,9 @@ JSON form, which the caller applies through the game's checked ``apply``.
 
 from __future__ import annotations
 
+import json
+import random
+import time
 from typing import Protocol
 
 from meeple.games.base import JSON, Seat
@@ -35,3 +38,38 @@ class Bot(Protocol):
         returns an action that is illegal in the position the view shows.
         """
         ...
+
+
+DEFAULT_BUDGET_S = 1.0
+"""The time budget per move when the caller gives none (the server's default)."""
+
+
+class Deadline:
+    """When a bot must stop searching, from its budget and the clock.
+
+    Bots spend a fixed amount of work per move (so their choices are
+    reproducible) and use the deadline only as a safety stop: ``share`` of
+    the budget is searched at most, keeping the rest for the answer itself.
+    """
+
+    def __init__(self, budget_s: float, share: float = 0.8) -> None:
+        self.start = time.perf_counter()
+        self.limit = self.start + max(0.0, budget_s) * share
+
+    def expired(self) -> bool:
+        """Whether the search time is used up."""
+        return time.perf_counter() >= self.limit
+
+    def remaining(self) -> float:
+        """Seconds of search time left (0 when expired)."""
+        return max(0.0, self.limit - time.perf_counter())
+
+
+def view_rng(seed: int, view: dict[str, JSON], seat: Seat) -> random.Random:
+    """A generator fixed by the bot's seed, its seat and the view it was given.
+
+    Choices drawn from it depend on nothing else: not on earlier calls, and
+    never on what the view hides.
+    """
+    key = json.dumps(view, sort_keys=True, separators=(",", ":"))
+    return random.Random(f"{seed}:{seat}:{key}")

@@ -1,0 +1,61 @@
+"""Slide bots that look no further than now: ``random`` and ``greedy``."""
+
+from __future__ import annotations
+
+from meeple.bots.base import view_rng
+from meeple.bots.slide_eval import best_take, mean_unseen, visible_score
+from meeple.bots.slide_view import (
+    NoActionError,
+    legal_action_jsons,
+    legal_reveals,
+    read_view,
+    reveal_json,
+    take_json,
+)
+from meeple.games.base import JSON, Seat
+from meeple.games.slide.grid import Grid
+
+
+class RandomSlideBot:
+    """Beginner: any legal action, uniformly at random."""
+
+    game = "slide"
+    level = "random"
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def choose(self, view: dict[str, JSON], seat: Seat, budget_s: float) -> JSON:
+        """A uniformly random legal action."""
+        actions = legal_action_jsons(read_view(view, seat))
+        if not actions:
+            raise NoActionError(f"seat {seat} has nothing to do in this Slide view")
+        return view_rng(self.seed, view, seat).choice(actions)
+
+
+class GreedySlideBot:
+    """Casual: reveals at random, then takes the card and entry that lower the
+    grid's visible score most now (cancellations counted, face-down cards at
+    the mean of the unseen cards)."""
+
+    game = "slide"
+    level = "greedy"
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def choose(self, view: dict[str, JSON], seat: Seat, budget_s: float) -> JSON:
+        """A random reveal, or the take with the lowest visible score."""
+        seen = read_view(view, seat)
+        reveals = legal_reveals(seen)
+        if reveals:
+            return reveal_json(view_rng(self.seed, view, seat).choice(reveals))
+        if seen.phase != "draft" or seen.turn != seat:
+            raise NoActionError(f"seat {seat} has nothing to do in this Slide view")
+        hidden = mean_unseen(seen.unseen())
+
+        def score(grid: Grid) -> float:
+            return visible_score(grid, hidden)
+
+        _, value, side = best_take(seen.grid, seen.pool, score)
+        return take_json(value, side)
