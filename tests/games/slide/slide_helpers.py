@@ -41,3 +41,19 @@ def random_step(state: State, rng: random.Random) -> tuple[State, int, Action]:
     action = rng.choice(GAME.legal_actions(state, seat))
     state, _events = GAME.apply(state, seat, action)
     return state, seat, action
+
+
+def last_round(pre_grids: list[str], pool: list[int], first: int = 0, **fields: Any) -> State:
+    """Round 16's draft: each grid (text, with its hole) face up, ``pool`` to take from."""
+    players = len(pre_grids)
+    state = fresh(players, seed=1, **fields.pop("options", {}))
+    return state._replace(
+        round=16,
+        phase="draft",
+        grids=tuple(grid(text) for text in pre_grids),
+        pool=tuple(sorted(pool)),
+        first=first,
+        turn=first,
+        takes=0,
+        **fields,
+    )
