@@ -59,6 +59,7 @@ class GameTable(Base):
     pace: Mapped[str] = mapped_column(String(16))
     move_seconds: Mapped[int] = mapped_column(Integer)
     creator_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    auto_start: Mapped[bool] = mapped_column(Boolean, default=False)
     status: Mapped[str] = mapped_column(String(16), index=True)
     created_at: Mapped[float] = mapped_column(Float)
     started_at: Mapped[float | None] = mapped_column(Float, nullable=True)

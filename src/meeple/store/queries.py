@@ -98,26 +98,28 @@ def table_ids_with_status(session: Session, statuses: Sequence[str]) -> list[str
     return list(rows)
 
 
-def save_table(session: Session, table: GameTable, seats: Sequence[TableSeat]) -> None:
-    """Write back a table's fields and seats, changed by the table's single writer."""
-    session.merge(table)
+def update_table(session: Session, table_id: str, fields: dict[str, Any]) -> None:
+    """Write back the fields of a table row that its events change."""
+    session.execute(update(GameTable).where(GameTable.id == table_id).values(**fields))
+
+
+def update_seats(session: Session, seats: Sequence[TableSeat]) -> None:
+    """Write back a table's seat rows (the row cache of its seats)."""
     for seat in seats:
         session.merge(seat)
 
 
-def append_event(session: Session, event: TableEvent, table: GameTable | None = None) -> None:
-    """Store one table event (and the table row, if it changed with it).
+def append_event(session: Session, event: TableEvent) -> None:
+    """Store one table event.
 
-    Raises :class:`VersionConflict` if that version is already stored, which
-    means another writer got there first.
+    Raises :class:`VersionConflict` if that version (or that client action
+    id) is already stored, which means another writer got there first.
     """
     session.add(event)
     try:
         session.flush()
     except IntegrityError as exc:
         raise VersionConflict(f"table {event.table_id} version {event.version}") from exc
-    if table is not None:
-        session.merge(table)
 
 
 def events_after(session: Session, table_id: str, version: int) -> list[TableEvent]:
@@ -157,9 +159,7 @@ def tables_of_user(session: Session, user_id: int, limit: int = 50) -> list[Game
 
 def ratings_of(session: Session, user_ids: Sequence[int], game: str) -> dict[int, Rating]:
     """The stored ratings of these users in ``game``, by user id (absent: never rated)."""
-    rows = session.scalars(
-        select(Rating).where(Rating.user_id.in_(user_ids), Rating.game == game)
-    )
+    rows = session.scalars(select(Rating).where(Rating.user_id.in_(user_ids), Rating.game == game))
     return {r.user_id: r for r in rows}
 
 
@@ -210,8 +210,19 @@ def finished_counts(session: Session, user_id: int) -> dict[str, Any]:
     return {game: count for game, count in rows.tuples()}
 
 
-def move_seats_to_user(session: Session, from_user: int, to_user: int) -> None:
-    """Give every seat of one user to another (a guest's games kept on merge)."""
-    session.execute(
-        update(TableSeat).where(TableSeat.user_id == from_user).values(user_id=to_user)
-    )
+def open_public_tables(
+    session: Session, game: str | None, limit: int = 100
+) -> list[tuple[GameTable, list[TableSeat]]]:
+    """Public tables waiting for players (optionally of one game), oldest first, with seats."""
+    query = select(GameTable).where(GameTable.status == "open", GameTable.private.is_(False))
+    if game is not None:
+        query = query.where(GameTable.game == game)
+    tables = list(session.scalars(query.order_by(GameTable.created_at).limit(limit)))
+    seats: dict[str, list[TableSeat]] = {t.id: [] for t in tables}
+    if tables:
+        rows = session.scalars(
+            select(TableSeat).where(TableSeat.table_id.in_(list(seats))).order_by(TableSeat.seat)
+        )
+        for row in rows:
+            seats[row.table_id].append(row)
+    return [(t, seats[t.id]) for t in tables]

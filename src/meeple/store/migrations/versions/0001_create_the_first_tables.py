@@ -41,6 +41,7 @@ def upgrade() -> None:
         sa.Column("pace", sa.String(length=16), nullable=False),
         sa.Column("move_seconds", sa.Integer(), nullable=False),
         sa.Column("creator_id", sa.Integer(), nullable=False),
+        sa.Column("auto_start", sa.Boolean(), nullable=False),
         sa.Column("status", sa.String(length=16), nullable=False),
         sa.Column("created_at", sa.Float(), nullable=False),
         sa.Column("started_at", sa.Float(), nullable=True),

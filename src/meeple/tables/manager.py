@@ -1,0 +1,251 @@
+"""All the tables of a server: creating them, finding them, loading them back on start-up.
+
+A table is loaded by replaying its stored event log (so the game state comes
+from the record: game, options, seed, actions). On start-up every table that
+was open or playing is loaded and resumed: clocks restart, bots move again,
+and a game whose last action ended it is finished.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+
+from sqlalchemy.orm import Session
+
+from meeple.bus import Bus
+from meeple.config import Settings
+from meeple.games.base import JSON, GameRecord
+from meeple.store import queries
+from meeple.store.database import Database
+from meeple.store.models import GameTable, TableEvent, TableSeat
+from meeple.tables.bots import BotPool
+from meeple.tables.clock import Clock
+from meeple.tables.errors import TableError
+from meeple.tables.log import FINISHED, OPEN, PLAYING, LogEvent
+from meeple.tables.spec import TableSpec, check_spec
+from meeple.tables.table import (
+    Table,
+    TableContext,
+    TableInfo,
+    event_from_row,
+    reset_for_rematch,
+    seat_row,
+)
+
+LOBBY_CHANNEL = "lobby"
+"""The bus channel of lobby updates (a public table opened, changed or gone)."""
+
+
+def new_table_id() -> str:
+    """A fresh, unguessable table id."""
+    return secrets.token_urlsafe(9)
+
+
+class TableManager:
+    """The server's tables, each with its single writer, sharing storage, bus, clock and bots."""
+
+    def __init__(
+        self, db: Database, bus: Bus, clock: Clock, bots: BotPool, settings: Settings
+    ) -> None:
+        self.db, self.bus, self.clock, self.settings = db, bus, clock, settings
+        self.ctx = TableContext(db, bus, clock, bots, settings, self.lobby_changed, self.rematch)
+        self.tables: dict[str, Table] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+
+    async def start(self) -> None:
+        """Load and resume every table that is open or playing."""
+        ids = await self.db.run(queries.table_ids_with_status, [OPEN, PLAYING])
+        for table_id in ids:
+            table = await self.get(table_id)
+            await table.resume()
+
+    async def stop(self) -> None:
+        """Stop every table's clocks and bots."""
+        for table in list(self.tables.values()):
+            await table.shutdown()
+
+    async def get(self, table_id: str) -> Table:
+        """The table with this id, loaded from the store if needed; ``TableError`` if none."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        lock = self._loading.setdefault(table_id, asyncio.Lock())
+        async with lock:
+            if table_id in self.tables:
+                return self.tables[table_id]
+            found = await self.db.run(queries.table_by_id, table_id)
+            if found is None:
+                raise TableError("no_table", f"there is no table {table_id!r}", 404)
+            row, _seats = found
+            table = Table(info_from_row(row), self.ctx)
+            for event in await self.db.run(queries.events_after, table_id, 0):
+                table.fold(event_from_row(event))
+            self.tables[table_id] = table
+            return table
+
+    async def create(self, user_id: int, user_name: str, spec: TableSpec) -> Table:
+        """Open a new table for ``spec``; the creator sits unless the spec says not."""
+        checked = check_spec(spec)
+        info = TableInfo(
+            id=new_table_id(),
+            game=spec.game,
+            options=checked.options,
+            seed=secrets.randbits(62),
+            seat_count=spec.seats,
+            private=spec.private,
+            invite_token=secrets.token_urlsafe(18),
+            rated=spec.rated,
+            pace=spec.pace,
+            move_seconds=checked.move_seconds,
+            creator_id=user_id,
+            auto_start=spec.auto_start,
+            created_at=self.clock.now(),
+        )
+        seats: list[dict[str, JSON]] = []
+        for seat in range(spec.seats):
+            if seat in spec.bots:
+                level = spec.bots[seat]
+                seats.append({"seat": seat, "bot_level": level, "name": f"bot ({level})"})
+            elif seat == checked.creator_seat:
+                seats.append({"seat": seat, "user_id": user_id, "name": user_name})
+            else:
+                seats.append({"seat": seat})
+        return await self._open(info, seats)
+
+    async def _open(self, info: TableInfo, seats: list[dict[str, JSON]]) -> Table:
+        table = Table(info, self.ctx)
+        first = LogEvent(
+            1, "create", None, {"seats": seats}, info.creator_id, None, info.created_at
+        )
+        table.fold(first)
+        await self.db.run(_insert_table_tx, info, table, first)
+        self.tables[info.id] = table
+        await self.bus.publish(f"table:{info.id}", first.public())
+        await table.resume()
+        await self.lobby_changed(table)
+        return table
+
+    async def rematch(self, old: Table) -> str:
+        """Open the rematch of a finished table: same seats and options, a new seed; it starts."""
+        info = TableInfo(
+            id=new_table_id(),
+            game=old.info.game,
+            options=old.info.options,
+            seed=secrets.randbits(62),
+            seat_count=old.info.seat_count,
+            private=old.info.private,
+            invite_token=secrets.token_urlsafe(18),
+            rated=old.info.rated,
+            pace=old.info.pace,
+            move_seconds=old.info.move_seconds,
+            creator_id=old.info.creator_id,
+            auto_start=True,
+            created_at=self.clock.now(),
+            rematch_of=old.info.id,
+        )
+        table = await self._open(info, reset_for_rematch(old.snap))
+        return table.info.id
+
+    async def quick_play(self, user_id: int, user_name: str, game: str) -> Table:
+        """Seat the user at an open quick-play table of ``game``, or open one for others to join."""
+        for row, _seats in await self.db.run(queries.open_public_tables, game):
+            if not row.auto_start:
+                continue
+            table = await self.get(row.id)
+            if table.snap.seat_of(user_id) is not None:
+                return table
+            try:
+                await table.join(user_id, user_name, None)
+            except TableError:
+                continue
+            return table
+        players = 4 if game == "slide" else 2
+        return await self.create(
+            user_id, user_name, TableSpec(game=game, seats=players, auto_start=True)
+        )
+
+    async def lobby(self, game: str | None = None) -> list[dict[str, JSON]]:
+        """The public tables waiting for players."""
+        rows = await self.db.run(queries.open_public_tables, game)
+        return [(await self.get(row.id)).summary() for row, _seats in rows]
+
+    async def lobby_changed(self, table: Table) -> None:
+        """Tell lobby watchers about a public table that opened, changed or left the lobby."""
+        if table.info.private:
+            return
+        if table.snap.status == OPEN:
+            await self.bus.publish(LOBBY_CHANNEL, {"type": "table", "table": table.summary()})
+        else:
+            await self.bus.publish(
+                LOBBY_CHANNEL, {"type": "gone", "id": table.info.id, "status": table.snap.status}
+            )
+
+    async def record(self, table_id: str) -> GameRecord:
+        """The record of a finished game (the format the CLI replays)."""
+        table = await self.get(table_id)
+        if table.snap.status != FINISHED:
+            raise TableError(
+                "not_over", "the record is published once the game is over (it holds secrets)", 409
+            )
+        actions = tuple(
+            (e.seat, e.data["action"])
+            for e in table.events
+            if e.kind == "action" and e.seat is not None
+        )
+        return GameRecord(table.info.game, table.info.options, table.info.seed, actions)
+
+
+def _insert_table_tx(session: Session, info: TableInfo, table: Table, first: LogEvent) -> None:
+    row = GameTable(
+        id=info.id,
+        game=info.game,
+        options=info.options,
+        seed=info.seed,
+        seat_count=info.seat_count,
+        private=info.private,
+        invite_token=info.invite_token,
+        rated=info.rated,
+        pace=info.pace,
+        move_seconds=info.move_seconds,
+        creator_id=info.creator_id,
+        auto_start=info.auto_start,
+        status=OPEN,
+        created_at=info.created_at,
+        rematch_of=info.rematch_of,
+    )
+    seats: list[TableSeat] = [seat_row(info.id, s) for s in table.snap.seats]
+    queries.insert_table(session, row, seats)
+    queries.append_event(
+        session,
+        TableEvent(
+            table_id=info.id,
+            version=first.version,
+            kind=first.kind,
+            seat=None,
+            user_id=first.user_id,
+            client_id=None,
+            data=first.data,
+            at=first.at,
+        ),
+    )
+
+
+def info_from_row(row: GameTable) -> TableInfo:
+    """The fixed info of a stored table."""
+    return TableInfo(
+        id=row.id,
+        game=row.game,
+        options=dict(row.options),
+        seed=row.seed,
+        seat_count=row.seat_count,
+        private=row.private,
+        invite_token=row.invite_token,
+        rated=row.rated,
+        pace=row.pace,
+        move_seconds=row.move_seconds,
+        creator_id=row.creator_id,
+        auto_start=row.auto_start,
+        created_at=row.created_at,
+        rematch_of=row.rematch_of,
+    )

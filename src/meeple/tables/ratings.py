@@ -1,0 +1,54 @@
+"""Ratings per game with openskill's Plackett-Luce model, so 3-6 player games rate properly.
+
+Only seats held by users are rated (bots are not rated players). A seat a
+zombie bot took over (its player left, or timed out too often) is ranked last,
+below every other seat whatever the board says; several such seats share the
+last rank. A game with fewer than two rated players changes no rating.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from openskill.models import PlackettLuce
+
+from meeple.tables.log import SeatInfo
+
+MODEL = PlackettLuce()
+"""The rating model: mu 25, sigma 25/3 for a new player."""
+
+
+@dataclass(frozen=True)
+class RatedSeat:
+    """A rated player of one game: who, their rank for rating, their rating before."""
+
+    user_id: int
+    rank: int
+    mu: float
+    sigma: float
+
+
+def rating_ranks(result_ranks: Sequence[int], seats: Sequence[SeatInfo]) -> dict[int, int]:
+    """``{user_id: rank}`` for the rated seats, leavers and zombies ranked last."""
+    players = [s for s in seats if s.user_id is not None]
+    last = max(result_ranks, default=0) + 1
+    return {
+        s.user_id: (last if s.zombie else result_ranks[s.seat])
+        for s in players
+        if s.user_id is not None
+    }
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    """The conservative rating shown on leaderboards: ``mu - 3 sigma``."""
+    return mu - 3 * sigma
+
+
+def new_ratings(players: Sequence[RatedSeat]) -> dict[int, tuple[float, float]]:
+    """``{user_id: (mu, sigma)}`` after one game; empty with fewer than two players."""
+    if len(players) < 2:
+        return {}
+    teams = [[MODEL.rating(mu=p.mu, sigma=p.sigma)] for p in players]
+    rated = MODEL.rate(teams, ranks=[float(p.rank) for p in players])
+    return {p.user_id: (team[0].mu, team[0].sigma) for p, team in zip(players, rated, strict=True)}

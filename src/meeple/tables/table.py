@@ -1,0 +1,533 @@
+"""One table's life, with a single writer: every change goes through :meth:`Table.write`.
+
+The writer holds the table's asyncio lock, checks the change with
+:func:`~meeple.tables.log.advance`, stores the event (with the table's row
+cache, and ratings at the end) in one transaction, and only then updates
+memory and publishes the event's public form on the bus. After each change
+:meth:`Table._settle` finishes the game if it is over, starts a quick-play
+table once full, sets move clocks and wakes the bots.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from meeple.bus import Bus
+from meeple.config import Settings
+from meeple.games import get_game
+from meeple.games.base import JSON
+from meeple.store import queries
+from meeple.store.database import Database
+from meeple.store.models import Rating, RatingChange, TableEvent, TableSeat
+from meeple.tables.bots import BotPool, bot_seed
+from meeple.tables.clock import Clock
+from meeple.tables.errors import TableError
+from meeple.tables.log import (
+    FINISHED,
+    OPEN,
+    PLAYING,
+    LogEvent,
+    Snapshot,
+    advance,
+    apply_action,
+)
+from meeple.tables.ratings import MODEL, RatedSeat, new_ratings, rating_ranks
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """What never changes about a table once created."""
+
+    id: str
+    game: str
+    options: dict[str, JSON]
+    seed: int
+    seat_count: int
+    private: bool
+    invite_token: str
+    rated: bool
+    pace: str
+    move_seconds: int
+    creator_id: int
+    auto_start: bool
+    created_at: float
+    rematch_of: str | None = None
+
+
+@dataclass
+class TableContext:
+    """What a table needs from the server: storage, bus, clock, bots, settings, callbacks."""
+
+    db: Database
+    bus: Bus
+    clock: Clock
+    bots: BotPool
+    settings: Settings
+    lobby_changed: Callable[[Table], Awaitable[None]]
+    create_rematch: Callable[[Table], Awaitable[str]]
+
+
+def channel(table_id: str) -> str:
+    """The bus channel of a table's events."""
+    return f"table:{table_id}"
+
+
+class Table:
+    """A table in memory: its fixed info, its snapshot, its event log, its timers and bots."""
+
+    def __init__(self, info: TableInfo, ctx: TableContext) -> None:
+        self.info = info
+        self.ctx = ctx
+        self.game = get_game(info.game)
+        self.snap = Snapshot()
+        self.events: list[LogEvent] = []
+        self.client_ids: dict[tuple[int, str], int] = {}
+        self.deadlines: dict[int, float] = {}
+        self.lock = asyncio.Lock()
+        self._chat_times: dict[int, deque[float]] = {}
+        self._thinking: dict[int, asyncio.Task[None]] = {}
+        self._timer: asyncio.Task[None] | None = None
+        self._closed = False
+
+    # ----- reading -------------------------------------------------------
+
+    def fold(self, event: LogEvent, applied: Any = None) -> None:
+        """Apply a stored event to memory (start-up replay and catch-up)."""
+        self.snap = advance(self.game, self.info.options, self.info.seed, self.snap, event, applied)
+        self.events.append(event)
+        if event.client_id is not None and event.user_id is not None:
+            self.client_ids[(event.user_id, event.client_id)] = event.version
+
+    async def catch_up(self) -> None:
+        """Fold events another server stored since this one last looked."""
+        async with self.lock:
+            await self._catch_up_locked()
+
+    async def _catch_up_locked(self) -> None:
+        rows = await self.ctx.db.run(queries.events_after, self.info.id, self.snap.version)
+        for row in rows:
+            self.fold(event_from_row(row))
+        self._reset_deadlines(None)
+
+    def view_at(self, version: int, seat: int | None) -> dict[str, JSON] | None:
+        """What ``seat`` (``None``: a spectator) may see just after event ``version``."""
+        state = self.snap.state_at(version)
+        return None if state is None else self.game.view(state, seat)
+
+    def summary(self) -> dict[str, JSON]:
+        """The table's public description (never the seed or an invite token)."""
+        info, snap = self.info, self.snap
+        to_act = sorted(self.game.to_act(snap.state)) if snap.status == PLAYING else []
+        return {
+            "id": info.id,
+            "game": info.game,
+            "options": info.options,
+            "seat_count": info.seat_count,
+            "seats": [s.to_json() for s in snap.seats],
+            "private": info.private,
+            "rated": info.rated,
+            "pace": info.pace,
+            "move_seconds": info.move_seconds,
+            "creator_id": info.creator_id,
+            "quick": info.auto_start,
+            "status": snap.status,
+            "version": snap.version,
+            "to_act": to_act,
+            "deadlines": {str(seat): at for seat, at in sorted(self.deadlines.items())},
+            "result": snap.result.to_json() if snap.result else None,
+            "rematch_of": info.rematch_of,
+            "rematch_id": snap.rematch_id,
+            "created_at": info.created_at,
+        }
+
+    # ----- the single writer ---------------------------------------------
+
+    async def write(
+        self,
+        kind: str,
+        seat: int | None,
+        data: dict[str, JSON],
+        *,
+        user_id: int | None = None,
+        client_id: str | None = None,
+        applied: Any = None,
+    ) -> LogEvent:
+        """Check, store, remember and publish one event; the caller holds the lock."""
+        event = LogEvent(
+            self.snap.version + 1, kind, seat, data, user_id, client_id, self.ctx.clock.now()
+        )
+        new = advance(self.game, self.info.options, self.info.seed, self.snap, event, applied)
+        try:
+            await self.ctx.db.run(self._store_tx, event, new)
+        except queries.VersionConflict as exc:
+            await self._catch_up_locked()
+            raise TableError("conflict", "the table changed meanwhile; try again", 409) from exc
+        self.snap = new
+        self.events.append(event)
+        if client_id is not None and user_id is not None:
+            self.client_ids[(user_id, client_id)] = event.version
+        await self.ctx.bus.publish(channel(self.info.id), event.public())
+        return event
+
+    def _store_tx(self, session: Session, event: LogEvent, new: Snapshot) -> None:
+        row = TableEvent(
+            table_id=self.info.id,
+            version=event.version,
+            kind=event.kind,
+            seat=event.seat,
+            user_id=event.user_id,
+            client_id=event.client_id,
+            data=event.data,
+            at=event.at,
+        )
+        queries.append_event(session, row)
+        queries.update_table(
+            session,
+            self.info.id,
+            {
+                "status": new.status,
+                "started_at": new.started_at,
+                "finished_at": new.finished_at,
+                "result": new.result.to_json() if new.result else None,
+                "rematch_id": new.rematch_id,
+            },
+        )
+        if new.seats != self.snap.seats:
+            queries.update_seats(session, [seat_row(self.info.id, s) for s in new.seats])
+        if event.kind == "finish" and self.info.rated and new.result is not None:
+            self._rate_tx(session, new, event.at)
+
+    def _rate_tx(self, session: Session, new: Snapshot, at: float) -> None:
+        assert new.result is not None
+        ranks = rating_ranks(new.result.ranks, new.seats)
+        before = queries.ratings_of(session, list(ranks), self.info.game)
+        start = MODEL.rating()
+        players = [
+            RatedSeat(
+                uid,
+                rank,
+                before[uid].mu if uid in before else start.mu,
+                before[uid].sigma if uid in before else start.sigma,
+            )
+            for uid, rank in ranks.items()
+        ]
+        after = new_ratings(players)
+        ratings, changes = [], []
+        for player in players:
+            if player.user_id not in after:
+                continue
+            mu, sigma = after[player.user_id]
+            old = before.get(player.user_id)
+            ratings.append(
+                Rating(
+                    user_id=player.user_id,
+                    game=self.info.game,
+                    mu=mu,
+                    sigma=sigma,
+                    games=(old.games if old else 0) + 1,
+                    wins=(old.wins if old else 0) + (1 if player.rank == 1 else 0),
+                )
+            )
+            changes.append(
+                RatingChange(
+                    user_id=player.user_id,
+                    game=self.info.game,
+                    table_id=self.info.id,
+                    mu=mu,
+                    sigma=sigma,
+                    rank=player.rank,
+                    at=at,
+                )
+            )
+        queries.save_ratings(session, ratings, changes)
+
+    # ----- requests from players -----------------------------------------
+
+    async def join(self, user_id: int, name: str, seat: int | None) -> int:
+        """Seat a user (at ``seat`` or the first free one); returns the seat."""
+        async with self.lock:
+            if seat is None:
+                free = [s.seat for s in self.snap.seats if s.empty]
+                if not free or self.snap.status != OPEN:
+                    raise TableError("full", "there is no free seat at this table")
+                seat = free[0]
+            await self.write("join", seat, {"name": name}, user_id=user_id)
+            await self._settle(None)
+        await self.ctx.lobby_changed(self)
+        return seat
+
+    async def leave(self, user_id: int) -> None:
+        """Leave: before the start the seat is freed; during the game a zombie bot takes it."""
+        async with self.lock:
+            seat = self._seat_of(user_id)
+            if self.snap.status == OPEN:
+                await self.write("leave", seat, {}, user_id=user_id)
+                if all(s.user_id is None for s in self.snap.seats):
+                    await self.write("close", None, {"reason": "everyone left"})
+            elif self.snap.status == PLAYING:
+                await self.write("zombie", seat, {"reason": "left"}, user_id=user_id)
+            else:
+                raise TableError("over", "the game is over; there is nothing to leave")
+            await self._settle(None)
+        await self.ctx.lobby_changed(self)
+
+    async def kick(self, user_id: int, seat: int) -> None:
+        """The creator removes whoever sits in ``seat`` before the start."""
+        async with self.lock:
+            self._creator_only(user_id, "remove a player")
+            await self.write("kick", seat, {}, user_id=user_id)
+        await self.ctx.lobby_changed(self)
+
+    async def start(self, user_id: int) -> None:
+        """The creator starts the game; every seat must be taken."""
+        async with self.lock:
+            self._creator_only(user_id, "start the game")
+            await self.write("start", None, {}, user_id=user_id)
+            await self._settle(None)
+        await self.ctx.lobby_changed(self)
+
+    async def close(self, user_id: int) -> None:
+        """The creator closes a table that has not started."""
+        async with self.lock:
+            self._creator_only(user_id, "close the table")
+            await self.write("close", None, {"reason": "closed by its creator"}, user_id=user_id)
+        await self.ctx.lobby_changed(self)
+
+    async def act(
+        self, user_id: int, client_id: str | None, action: JSON, seat: int | None = None
+    ) -> tuple[int, bool]:
+        """A player's action: ``(version, duplicate)``; a repeated client id applies once."""
+        async with self.lock:
+            if client_id is not None and (user_id, client_id) in self.client_ids:
+                return self.client_ids[(user_id, client_id)], True
+            own = self.snap.seat_of(user_id)
+            if own is None:
+                raise TableError("not_seated", "you have no seat at this table", 403)
+            if seat is not None and seat != own:
+                raise TableError(
+                    "not_your_seat", f"seat {seat} is not yours (you are seat {own})", 403
+                )
+            if self.snap.status != PLAYING:
+                raise TableError("not_playing", "the game is not running")
+            if self.snap.seats[own].zombie:
+                raise TableError("zombie", "a bot plays your seat for the rest of this game")
+            if own not in self.game.to_act(self.snap.state):
+                raise TableError("not_your_turn", "it is not your turn")
+            new_state, events = apply_action(self.game, self.snap.state, own, action)
+            event = await self.write(
+                "action",
+                own,
+                {"action": action, "by": "player", "events": events},
+                user_id=user_id,
+                client_id=client_id,
+                applied=new_state,
+            )
+            await self._settle(own)
+        if self.snap.status != PLAYING:
+            await self.ctx.lobby_changed(self)
+        return event.version, False
+
+    async def chat(self, user_id: int, name: str, text: str) -> int:
+        """Post a chat line (kept raw; pages escape it); returns its version."""
+        settings, now = self.ctx.settings, self.ctx.clock.now()
+        text = text.strip()
+        if not text:
+            raise TableError("chat_empty", "a chat message cannot be empty")
+        if len(text) > settings.chat_max_chars:
+            raise TableError(
+                "chat_too_long", f"a chat message has at most {settings.chat_max_chars} characters"
+            )
+        times = self._chat_times.setdefault(user_id, deque())
+        while times and times[0] <= now - 60:
+            times.popleft()
+        if len(times) >= settings.chat_per_minute:
+            raise TableError(
+                "chat_rate", f"at most {settings.chat_per_minute} chat messages a minute", 429
+            )
+        async with self.lock:
+            seat = self.snap.seat_of(user_id)
+            event = await self.write("chat", seat, {"name": name, "text": text}, user_id=user_id)
+        times.append(now)
+        return event.version
+
+    async def ask_rematch(self, user_id: int) -> str | None:
+        """Vote for a rematch; once every player still seated agrees, the new table's id."""
+        async with self.lock:
+            if self.snap.rematch_id is not None:
+                return self.snap.rematch_id
+            seat = self._seat_of(user_id)
+            if not self.snap.seats[seat].wants_rematch:
+                await self.write("rematch_vote", seat, {}, user_id=user_id)
+            waiting = [
+                s
+                for s in self.snap.seats
+                if s.user_id is not None and not s.left and not s.wants_rematch
+            ]
+            if waiting:
+                return None
+            new_id = await self.ctx.create_rematch(self)
+            await self.write("rematch", None, {"table_id": new_id})
+            return new_id
+
+    def _seat_of(self, user_id: int) -> int:
+        seat = self.snap.seat_of(user_id)
+        if seat is None:
+            raise TableError("not_seated", "you have no seat at this table", 403)
+        return seat
+
+    def _creator_only(self, user_id: int, what: str) -> None:
+        if user_id != self.info.creator_id:
+            raise TableError("not_creator", f"only the table's creator can {what}", 403)
+
+    # ----- what happens by itself: end, auto start, clocks, bots ----------
+
+    async def resume(self) -> None:
+        """After loading: finish what a crash interrupted, restart clocks and bots."""
+        async with self.lock:
+            await self._settle(None)
+
+    async def _settle(self, acted_seat: int | None) -> None:
+        snap = self.snap
+        result = self.game.result(snap.state) if snap.status == PLAYING else None
+        if result is not None:
+            await self.write("finish", None, {"result": result.to_json()})
+        elif snap.status == OPEN and self.info.auto_start and not any(s.empty for s in snap.seats):
+            await self.write("start", None, {})
+        self._reset_deadlines(acted_seat)
+        self._wake_bots()
+
+    def _reset_deadlines(self, acted_seat: int | None) -> None:
+        to_act: frozenset[int] = frozenset()
+        if self.snap.status == PLAYING:
+            to_act = self.game.to_act(self.snap.state)
+        humans = {s.seat for s in self.snap.seats if not s.played_by_server}
+        for seat in list(self.deadlines):
+            if seat not in to_act or seat not in humans or seat == acted_seat:
+                del self.deadlines[seat]
+        for seat in sorted(to_act & humans):
+            self.deadlines.setdefault(seat, self.ctx.clock.now() + self.info.move_seconds)
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self.deadlines and not self._closed:
+            self._timer = asyncio.create_task(self._timer_loop(dict(self.deadlines)))
+
+    async def _timer_loop(self, deadlines: dict[int, float]) -> None:
+        moment = min(deadlines.values())
+        await self.ctx.clock.sleep_until(moment)
+        for seat, at in deadlines.items():
+            if at <= moment:
+                self._think(seat, "greedy", "timeout", at)
+
+    def _wake_bots(self) -> None:
+        if self.snap.status != PLAYING or self._closed:
+            return
+        for seat in self.game.to_act(self.snap.state):
+            info = self.snap.seats[seat]
+            if info.played_by_server:
+                level = info.bot_level or "greedy"
+                self._think(seat, level, "bot" if info.bot_level else "zombie", None)
+
+    def _think(self, seat: int, level: str, by: str, deadline: float | None) -> None:
+        if seat in self._thinking:
+            return
+        task = asyncio.create_task(self._server_move(seat, level, by, deadline))
+        self._thinking[seat] = task
+
+    async def _server_move(self, seat: int, level: str, by: str, deadline: float | None) -> None:
+        """A bot, a zombie or a timed-out player's stand-in moves for ``seat``."""
+        try:
+            for _attempt in range(5):
+                if self.snap.status != PLAYING or seat not in self.game.to_act(self.snap.state):
+                    return
+                view = self.game.view(self.snap.state, seat)
+                seed = bot_seed(self.info.seed, seat)
+                budget = self.ctx.settings.bot_budget_s
+                action = await self.ctx.bots.choose(self.info.game, level, seed, view, seat, budget)
+                async with self.lock:
+                    if deadline is not None and self.deadlines.get(seat) != deadline:
+                        return
+                    if self.snap.status != PLAYING or seat not in self.game.to_act(self.snap.state):
+                        return
+                    try:
+                        new_state, events = apply_action(self.game, self.snap.state, seat, action)
+                    except TableError:
+                        continue
+                    self._thinking.pop(seat, None)
+                    await self.write(
+                        "action",
+                        seat,
+                        {"action": action, "by": by, "events": events},
+                        applied=new_state,
+                    )
+                    limit = self.ctx.settings.timeouts_before_zombie
+                    info = self.snap.seats[seat]
+                    if by == "timeout" and info.timeouts >= limit and not info.zombie:
+                        await self.write("zombie", seat, {"reason": "timeouts"})
+                    await self._settle(seat)
+                if self.snap.status == FINISHED:
+                    await self.ctx.lobby_changed(self)
+                return
+            log.error(
+                "table %s: the %s bot found no legal move for seat %s", self.info.id, level, seat
+            )
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: server move for seat %s failed", self.info.id, seat)
+        finally:
+            if self._thinking.get(seat) is asyncio.current_task():
+                del self._thinking[seat]
+
+    async def shutdown(self) -> None:
+        """Stop the clock and the bots of this table (the server is stopping)."""
+        self._closed = True
+        tasks = [*self._thinking.values(), *([self._timer] if self._timer else [])]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+
+def event_from_row(row: TableEvent) -> LogEvent:
+    """A stored event as the tables layer sees it."""
+    return LogEvent(
+        row.version, row.kind, row.seat, dict(row.data), row.user_id, row.client_id, row.at
+    )
+
+
+def seat_row(table_id: str, seat: Any) -> TableSeat:
+    """The row cache of one seat."""
+    return TableSeat(
+        table_id=table_id,
+        seat=seat.seat,
+        user_id=seat.user_id,
+        bot_level=seat.bot_level,
+        zombie=seat.zombie,
+        left=seat.left,
+        timeouts=seat.timeouts,
+        wants_rematch=seat.wants_rematch,
+    )
+
+
+def reset_for_rematch(snap: Snapshot) -> list[dict[str, JSON]]:
+    """The seats of a rematch: the same players and bots; a leaver's seat gets a greedy bot."""
+    seats = []
+    for s in snap.seats:
+        if s.left or s.user_id is None:
+            level = s.bot_level or "greedy"
+            seats.append({"seat": s.seat, "bot_level": level, "name": f"bot ({level})"})
+        else:
+            seats.append({"seat": s.seat, "user_id": s.user_id, "name": s.name})
+    return seats
