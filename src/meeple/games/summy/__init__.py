@@ -1,0 +1,16 @@
+"""Summy: make true equations with number and sign tiles; score the digits.
+
+The rules engine follows ``shared/rules/summy.md``: :mod:`.equation` (rules 6
+and 7), :mod:`.rules` (``check_placement``, rules 1-7), :mod:`.formats`
+(position and move JSON), :mod:`.state` and :mod:`.game` (``GAME``, the game
+contract), :mod:`.notation` (``H 0,-3 1+1[=]2``); :mod:`.movegen` lists every
+legal placement.
+
+>>> GAME.name, GAME.min_players, GAME.max_players
+('summy', 1, 2)
+"""
+
+from meeple.games.summy.game import GAME, SummyGame, position
+from meeple.games.summy.state import SummyState
+
+__all__ = ["GAME", "SummyGame", "SummyState", "position"]

@@ -1,0 +1,212 @@
+"""Summy behind the game contract of :mod:`meeple.games.base`: ``GAME``.
+
+Actions in JSON (``parse_action`` / ``action_json``)::
+
+    {"type": "place", "dir": "H", "tiles": [{"row": 0, "col": -3, "tile": "1"}, ...]}
+    {"type": "discard", "tiles": ["9", "x"]}
+    {"type": "pass"}
+
+>>> state = GAME.setup({"players": 2}, seed=1)
+>>> sorted(GAME.view(state, None))[:5]
+['discarded', 'equations', 'first_player', 'game', 'game_over']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from itertools import combinations
+
+from meeple.games.base import JSON, BadOptions, Event, IllegalAction, Result, Seat
+from meeple.games.summy.formats import (
+    FormatError,
+    equation_to_json,
+    placed_tiles_from_json,
+    placed_tiles_to_json,
+    tile_from_json,
+)
+from meeple.games.summy.notation import move_text
+from meeple.games.summy.rules import equation_text
+from meeple.games.summy.state import SummyState, Turn, new_state, take_turn
+from meeple.games.summy.tiles import Action, Discard, Pass, Placement, Position
+
+
+def turn_json(turn: Turn) -> dict[str, JSON]:
+    """The public account of a turn: never a discarded or drawn tile, only how many."""
+    data: dict[str, JSON] = {"type": turn.kind, "seat": turn.seat}
+    if turn.move is not None:
+        move = turn.move
+        data.update(
+            dir=move.placement.dir,
+            tiles=placed_tiles_to_json(move.placement.tiles),
+            equation=move.equation_text,
+            run=equation_to_json(move.equation),
+            score=move.score,
+            notation=move_text(move),
+        )
+    if turn.kind == "discard":
+        data["count"] = turn.discarded
+    data["drew"] = turn.drew
+    return data
+
+
+def position(state: SummyState) -> Position:
+    """The position faced by the player to move (their hand, the table, the equations)."""
+    return state.position()
+
+
+def discards(hand: Iterable[str]) -> list[Discard]:
+    """Every distinct discard of 1 or more tiles from ``hand`` (a multiset), smallest first."""
+    tiles = sorted(hand)
+    found: list[Discard] = []
+    for size in range(1, len(tiles) + 1):
+        for chosen in sorted(set(combinations(tiles, size))):
+            found.append(Discard(chosen))
+    return found
+
+
+class SummyGame:
+    """Summy for 1 or 2 players: make equations with tiles, score their digits."""
+
+    name = "summy"
+    min_players = 1
+    max_players = 2
+
+    def default_options(self, players: int) -> dict[str, JSON]:
+        """``{"players": players}``: Summy has no other option."""
+        return {"players": players}
+
+    def setup(self, options: Mapping[str, JSON], seed: int) -> SummyState:
+        """A new game for ``options["players"]`` seats, dealt from ``seed``.
+
+        Raises :class:`BadOptions` for a missing or bad player count or any other key.
+        """
+        if not isinstance(options, Mapping):
+            raise BadOptions("Summy options must be an object like {'players': 2}")
+        unknown = sorted(set(options) - {"players"})
+        if unknown:
+            raise BadOptions(f"Summy has no option {unknown[0]!r}; its only option is 'players'")
+        players = options.get("players")
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise BadOptions("Summy needs 'players': 1 or 2")
+        if not self.min_players <= players <= self.max_players:
+            raise BadOptions(f"Summy is for 1 or 2 players, not {players}")
+        return new_state(players, seed)
+
+    def to_act(self, state: SummyState) -> frozenset[Seat]:
+        """The seat whose turn it is; nobody once the game is over."""
+        return frozenset() if state.result is not None else frozenset({state.turn})
+
+    def legal_actions(self, state: SummyState, seat: Seat) -> list[Action]:
+        """Every action of ``seat`` now: placements, then discards, then pass if allowed.
+
+        Placements come from :func:`meeple.games.summy.movegen.legal_moves` in
+        its order; discards are every distinct sub-multiset of the hand, by size
+        then tiles; pass only when the stock is empty.
+        """
+        if state.result is not None or seat != state.turn:
+            return []
+        from meeple.games.summy.movegen import legal_moves  # the move generator is optional
+
+        actions: list[Action] = [move.placement for move in legal_moves(state.position())]
+        actions.extend(discards(state.hands[seat]))
+        if not state.stock:
+            actions.append(Pass())
+        return actions
+
+    def apply(
+        self, state: SummyState, seat: Seat, action: Action
+    ) -> tuple[SummyState, list[Event]]:
+        """Take a turn; the events say publicly what happened (never which tiles went out)."""
+        after = take_turn(state, seat, action)
+        assert after.last is not None
+        events: list[Event] = [{**turn_json(after.last), "stock": len(after.stock)}]
+        if after.result is not None:
+            events.append({"type": "game_over", "result": after.result.to_json()})
+        return after, events
+
+    def view(self, state: SummyState, seat: Seat | None) -> dict[str, JSON]:
+        """What ``seat`` may know; ``None`` for a spectator. Keys:
+
+        - ``game``: ``"summy"``; ``seat``: the seat shown (``None``: spectator);
+          ``players``: the number of seats.
+        - ``hand``: this seat's tiles, sorted (``None`` for a spectator). Never
+          another seat's hand.
+        - ``tiles``: every table tile ``{"row", "col", "tile"}``, sorted by cell.
+        - ``equations``: every equation made, in order, ``{"row", "col", "dir",
+          "length", "text"}``; ``sealed``: the sealed cells ``{"row", "col"}``.
+          With ``hand``, ``tiles`` and ``equations`` a seat's view is a valid
+          position JSON (``formats.position_from_json(view)``).
+        - ``scores``: each seat's total; ``turn``: the seat to move (``None``
+          once over); ``first_player``; ``turns_taken``.
+        - ``stock``: how many tiles are left in the stock (not which);
+          ``hand_sizes``: how many tiles each seat holds; ``discarded``: how
+          many tiles each seat has put out of the game (not which).
+        - ``idle_turns``: consecutive turns begun with the stock empty that made
+          no equation (the game ends when it reaches ``players``).
+        - ``last_move``: the last turn as its public event (see
+          :func:`turn_json`), or ``None`` before the first turn.
+        - ``game_over``: whether it is over; ``result``: ``Result.to_json()`` or ``None``.
+        """
+        sealed = sorted({cell for eq in state.equations for cell in eq.sealed_cells()})
+        return {
+            "game": "summy",
+            "seat": seat,
+            "players": state.players,
+            "hand": None if seat is None else list(state.hands[seat]),
+            "tiles": placed_tiles_to_json(sorted(state.table.items())),
+            "equations": [
+                {**equation_to_json(eq), "text": equation_text(state.table, eq)}
+                for eq in state.equations
+            ],
+            "sealed": [{"row": row, "col": col} for row, col in sealed],
+            "scores": list(state.scores),
+            "turn": None if state.result is not None else state.turn,
+            "first_player": state.first_player,
+            "turns_taken": state.turns_taken,
+            "stock": len(state.stock),
+            "hand_sizes": [len(hand) for hand in state.hands],
+            "discarded": list(state.discarded),
+            "idle_turns": state.idle_turns,
+            "last_move": None if state.last is None else turn_json(state.last),
+            "game_over": state.result is not None,
+            "result": None if state.result is None else state.result.to_json(),
+        }
+
+    def result(self, state: SummyState) -> Result | None:
+        """The result once the game is over, else ``None``."""
+        return state.result
+
+    def parse_action(self, data: JSON) -> Action:
+        """An action from its JSON form; :class:`IllegalAction` naming what is malformed."""
+        if not isinstance(data, dict):
+            raise IllegalAction("an action must be an object with a 'type'")
+        kind = data.get("type")
+        try:
+            if kind == "place":
+                direction = data.get("dir")
+                if direction not in ("H", "V"):
+                    raise IllegalAction(f"a placement needs 'dir': 'H' or 'V', not {direction!r}")
+                tiles = placed_tiles_from_json(data.get("tiles"), "tiles")
+                return Placement("H" if direction == "H" else "V", tuple(tiles))
+            if kind == "discard":
+                items = data.get("tiles")
+                if not isinstance(items, list):
+                    raise IllegalAction("a discard needs 'tiles': a list of tiles")
+                return Discard(tuple(tile_from_json(t, f"tiles[{i}]") for i, t in enumerate(items)))
+        except FormatError as exc:
+            raise IllegalAction(str(exc)) from None
+        if kind == "pass":
+            return Pass()
+        raise IllegalAction(f"unknown action type {kind!r}: use 'place', 'discard' or 'pass'")
+
+    def action_json(self, action: Action) -> JSON:
+        """The JSON form of an action (``parse_action`` reads it back)."""
+        if isinstance(action, Placement):
+            return {"type": "place", "dir": action.dir, "tiles": placed_tiles_to_json(action.tiles)}
+        if isinstance(action, Discard):
+            return {"type": "discard", "tiles": list(action.tiles)}
+        return {"type": "pass"}
+
+
+GAME = SummyGame()
+"""The Summy game, as :func:`meeple.games.get_game` returns it."""
