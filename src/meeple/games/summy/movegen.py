@@ -1,0 +1,217 @@
+"""Every legal placement of the player to move, exactly once, fast; and the best few.
+
+``legal_moves(position)`` is a lazy view in the spirit of python-chess's
+``board.legal_moves``: iterate it for :class:`~meeple.games.summy.tiles.Move`
+values, ``count()`` or ``len()`` it, ask ``placement in moves`` (a direct
+legality check through the rules engine, no enumeration).
+
+How: a placement is fully described by its direction and its run (see
+:mod:`meeple.games.summy.movegen_windows`), so the generator lists every
+candidate run ("window") of every line holding an old tile, then fills each
+window's empty cells with :func:`meeple.games.summy.movegen_solve.solve`.
+
+Order (deterministic): horizontal moves first, then vertical; by line (row
+for ``H``, column for ``V``) ascending; within a line by the run's first cell,
+then its last cell; within a run by the placed tiles read in order, compared
+as text (``0-9`` < ``+`` ... by code point: ``+ - 0..9 : = x``).
+
+Discards and pass are not placements: the game engine lists those.
+
+>>> from meeple.games.summy.tiles import Position
+>>> start = Position({(0, 0): "="}, (), ("1", "1", "+", "2"))
+>>> [m.equation_text for m in legal_moves(start)]
+['1+1=2', '1+1=2']
+>>> [m.placement.dir for m in legal_moves(start)]
+['H', 'V']
+>>> best_moves(start, 1)[0].score
+4
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from meeple.games.base import IllegalAction
+from meeple.games.summy.movegen_solve import solve
+from meeple.games.summy.movegen_windows import (
+    Window,
+    cell_at,
+    line_windows,
+    lines,
+    sealed_by_line,
+)
+from meeple.games.summy.tiles import (
+    DIGITS,
+    DIRECTIONS,
+    HAND_SIZE,
+    Direction,
+    Equation,
+    Move,
+    Placement,
+    Position,
+)
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    """A window placed on the table: its direction and line, for turning fillings into moves."""
+
+    direction: Direction
+    line: int
+    window: Window
+
+    def order_key(self) -> tuple[int, int, int, int]:
+        """Where this window's moves come in the legal-moves order."""
+        return (DIRECTIONS.index(self.direction), self.line, self.window.start, self.window.end)
+
+    def move(self, filling: str) -> Move:
+        """The move that puts ``filling`` (one tile per hole) into this window."""
+        window, direction, line = self.window, self.direction, self.line
+        placed = tuple(
+            (cell_at(direction, line, pos), tile)
+            for pos, tile in zip(window.holes, filling, strict=True)
+        )
+        it = iter(filling)
+        text = "".join(next(it) if cell == "?" else cell for cell in window.pattern)
+        score = window.fixed_points + sum(ord(t) - 48 for t in filling if t in DIGITS)
+        row, col = cell_at(direction, line, window.start)
+        equation = Equation(row, col, direction, window.end - window.start + 1)
+        return Move(Placement(direction, placed), score, text, equation)
+
+
+def _candidates(position: Position) -> Iterator[_Candidate]:
+    """Every window of the table, in legal-moves order."""
+    max_holes = min(HAND_SIZE, len(position.hand))
+    if max_holes == 0:
+        return
+    for direction in DIRECTIONS:
+        by_line = lines(position, direction)
+        sealed = sealed_by_line(position, direction)
+        for line in sorted(by_line):
+            for window in line_windows(by_line[line], sealed.get(line, frozenset()), max_holes):
+                yield _Candidate(direction, line, window)
+
+
+def _hand_key(position: Position) -> str:
+    """The hand as a sorted string: the solver's cache key."""
+    return "".join(sorted(position.hand))
+
+
+class LegalMoves:
+    """A lazy view over every legal placement of the player to move in ``position``."""
+
+    def __init__(self, position: Position) -> None:
+        self.position = position
+
+    def __iter__(self) -> Iterator[Move]:
+        """Every legal move, each once, in the documented order."""
+        hand = _hand_key(self.position)
+        for candidate in _candidates(self.position):
+            for filling in solve(candidate.window.pattern, hand):
+                yield candidate.move(filling)
+
+    def count(self) -> int:
+        """How many legal moves there are (without building them)."""
+        hand = _hand_key(self.position)
+        return sum(len(solve(c.window.pattern, hand)) for c in _candidates(self.position))
+
+    def __len__(self) -> int:
+        """Same as :meth:`count`."""
+        return self.count()
+
+    def __bool__(self) -> bool:
+        """Whether there is at least one legal move."""
+        hand = _hand_key(self.position)
+        return any(solve(c.window.pattern, hand) for c in _candidates(self.position))
+
+    def __contains__(self, item: object) -> bool:
+        """Whether a :class:`Placement` is legal (or a :class:`Move` is one, exactly).
+
+        Checked directly by the rules engine, without listing the moves.
+        """
+        from meeple.games.summy.rules import check_placement
+
+        placement = item.placement if isinstance(item, Move) else item
+        if not isinstance(placement, Placement):
+            return False
+        position = self.position
+        try:
+            move = check_placement(position.tiles, position.equations, position.hand, placement)
+        except IllegalAction:
+            return False
+        return move == item if isinstance(item, Move) else True
+
+    def __repr__(self) -> str:
+        """A short description, e.g. ``<LegalMoves: 12 moves>``."""
+        return f"<LegalMoves: {self.count()} moves>"
+
+
+def legal_moves(position: Position) -> LegalMoves:
+    """Every legal placement of the player to move, as a lazy :class:`LegalMoves` view."""
+    return LegalMoves(position)
+
+
+def _upper_bound(window: Window, hand_digits: list[int]) -> int:
+    """The most points any equation in ``window`` could score with these hand digits.
+
+    ``hand_digits`` is sorted, highest first. A hole must hold the ``=`` if the
+    window has none, and one must hold an operator if it has none.
+    """
+    pattern = window.pattern
+    digit_holes = pattern.count("?")
+    if "=" not in pattern:
+        digit_holes -= 1
+    if not any(op in pattern for op in "+-x:"):
+        digit_holes -= 1
+    return window.fixed_points + sum(hand_digits[: max(digit_holes, 0)])
+
+
+def best_moves(position: Position, n: int) -> list[Move]:
+    """The ``n`` highest-scoring legal placements, best first.
+
+    Ties are broken by the legal-moves order (earlier first), so the result is
+    the first ``n`` of the legal moves sorted by score, stably. Windows are
+    visited from the highest score bound down; one whose bound cannot beat
+    the ``n``-th best found so far is never solved.
+    """
+    if n <= 0:
+        return []
+    hand = _hand_key(position)
+    hand_digits = sorted((ord(t) - 48 for t in position.hand if t in DIGITS), reverse=True)
+    ranked = sorted(
+        ((_upper_bound(c.window, hand_digits), c.order_key(), c) for c in _candidates(position)),
+        key=lambda entry: (-entry[0], entry[1]),
+    )
+    # A min-heap of the best n so far, keyed so that the worst (lowest score,
+    # then latest in order) is on top.
+    best: list[tuple[int, tuple[int, int, int, int], tuple[int, ...], str, _Candidate]] = []
+    for bound, key, candidate in ranked:
+        if len(best) == n:
+            worst_score, worst_key = best[0][0], _negated(best[0][1])
+            if bound < worst_score or (bound == worst_score and key > worst_key):
+                break
+        window = candidate.window
+        for filling in solve(window.pattern, hand):
+            score = window.fixed_points + sum(ord(t) - 48 for t in filling if t in DIGITS)
+            entry = (score, _negated(key), _negated_text(filling), filling, candidate)
+            if len(best) < n:
+                heapq.heappush(best, entry)
+            elif entry[:3] > best[0][:3]:
+                heapq.heapreplace(best, entry)
+    best.sort(key=lambda e: e[:3], reverse=True)
+    return [candidate.move(filling) for _, _, _, filling, candidate in best]
+
+
+def _negated(key: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    """``key`` with every part negated: earlier in order compares greater."""
+    return (-key[0], -key[1], -key[2], -key[3])
+
+
+def _negated_text(text: str) -> tuple[int, ...]:
+    """``text`` as negated code points: earlier in text order compares greater.
+
+    Fillings of one window all have the same length, so no prefix issue arises.
+    """
+    return tuple(-ord(c) for c in text)
