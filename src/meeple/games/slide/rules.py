@@ -7,6 +7,8 @@ the rule an action breaks.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from meeple.games.base import Event, IllegalAction, Result, Seat, ranks_from_keys
 from meeple.games.slide.actions import REVEALS, TAKES, Action, Reveal, Take
 from meeple.games.slide.grid import (
@@ -22,6 +24,7 @@ from meeple.games.slide.grid import (
 from meeple.games.slide.state import (
     DRAFT,
     MATCH_TARGET,
+    MAX_PLAYERS,
     NO_PICK,
     NO_SEAT,
     OVER,
@@ -32,7 +35,7 @@ from meeple.games.slide.state import (
 )
 
 _NOBODY: frozenset[Seat] = frozenset()
-_SINGLE: dict[Seat, frozenset[Seat]] = {s: frozenset((s,)) for s in range(6)}
+_SINGLE: dict[Seat, frozenset[Seat]] = {s: frozenset((s,)) for s in range(MAX_PLAYERS)}
 
 
 def to_act(state: State) -> frozenset[Seat]:
@@ -40,7 +43,7 @@ def to_act(state: State) -> frozenset[Seat]:
     if state.phase == DRAFT:
         return _SINGLE[state.turn]
     if state.phase == REVEAL:
-        return frozenset(s for s, pick in enumerate(state.picks) if pick == NO_PICK)
+        return state.waiting
     return _NOBODY
 
 
@@ -50,17 +53,17 @@ def legal_actions(state: State, seat: Seat) -> list[Action]:
     if phase == DRAFT:
         if seat != state.turn:
             return []
-        sides = ENTRIES[state.grids[seat].index(HOLE)]
-        takes: list[Action] = []
-        previous = 0
-        for value in state.pool:  # the pool is sorted: skip repeated values
-            if value != previous:
-                previous = value
-                takes.extend(TAKES[(value, side)] for side in sides)
-        return takes
-    if phase == REVEAL and 0 <= seat < len(state.picks) and state.picks[seat] == NO_PICK:
+        return list(_takes(state.pool, state.grids[seat].index(HOLE)))
+    if phase == REVEAL and seat in state.waiting:
         return [REVEALS[i] for i, card in enumerate(state.grids[seat]) if card < 0]
     return []
+
+
+@lru_cache(maxsize=4096)
+def _takes(pool: tuple[int, ...], hole: int) -> tuple[Take, ...]:
+    """Each distinct pool value (the pool is sorted) from each side open for ``hole``."""
+    sides = ENTRIES[hole]
+    return tuple(TAKES[(value, side)] for value in sorted(set(pool)) for side in sides)
 
 
 def apply(state: State, seat: Seat, action: Action) -> tuple[State, list[Event]]:
@@ -81,7 +84,7 @@ def _reveal(state: State, seat: Seat, action: Reveal) -> tuple[State, list[Event
         raise IllegalAction(
             f"the reveal is over: it is the draft, and seat {state.turn} takes a card from the pool"
         )
-    if state.picks[seat] != NO_PICK:
+    if seat not in state.waiting:
         raise IllegalAction(f"seat {seat} has already picked a card this round")
     row, col = action.cell
     index = row * 4 + col
@@ -91,8 +94,9 @@ def _reveal(state: State, seat: Seat, action: Reveal) -> tuple[State, list[Event
         )
     picks = (*state.picks[:seat], index, *state.picks[seat + 1 :])
     events: list[Event] = [{"type": "picked", "seat": seat}]
-    if NO_PICK in picks:
-        return state._replace(picks=picks), events
+    waiting = state.waiting - {seat}
+    if waiting:
+        return state._replace(picks=picks, waiting=waiting), events
     return _turn_up_picks(state, picks, events)
 
 
@@ -118,6 +122,7 @@ def _turn_up_picks(
         phase=DRAFT,
         grids=tuple(grids),
         picks=(NO_PICK,) * len(picks),
+        waiting=frozenset(),
         pool=pool,
         first=first,
         turn=first,
@@ -173,6 +178,7 @@ def _end_round(
         new = state._replace(
             round=state.round + 1,
             phase=REVEAL,
+            waiting=frozenset(range(players)),
             first=first,
             grids=grids,
             pool=(),

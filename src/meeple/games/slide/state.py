@@ -79,7 +79,8 @@ class State(NamedTuple):
 
     ``grids[s]`` uses the encoding of :mod:`meeple.games.slide.grid`;
     ``picks[s]`` is seat ``s``'s hidden pick during the reveal (a cell index,
-    ``NO_PICK`` if none yet); ``first`` is the first-player token
+    ``NO_PICK`` if none yet) and ``waiting`` the seats yet to pick (empty
+    outside the reveal); ``first`` is the first-player token
     (``NO_SEAT`` while ``lowest_reveal_starts`` has not chosen it yet);
     ``turn`` is the seat taking a card during the draft; ``takes`` counts the
     takes of this round; ``totals`` are the running totals of finished deals.
@@ -93,6 +94,7 @@ class State(NamedTuple):
     first: int
     grids: tuple[Grid, ...]
     picks: tuple[int, ...]
+    waiting: frozenset[int]
     pool: tuple[int, ...]
     turn: int
     takes: int
@@ -143,6 +145,7 @@ def start_deal(
         first=first,
         grids=grids,
         picks=(NO_PICK,) * players,
+        waiting=frozenset(range(players)),
         pool=(),
         turn=NO_SEAT,
         takes=0,
