@@ -1,0 +1,130 @@
+"""Views: each seat sees its own hand and the public table; nobody sees a secret."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+
+import pytest
+from summy_helpers import play_random_game
+
+from meeple.games.summy import GAME, SummyState
+from meeple.games.summy.formats import position_from_json
+
+GAMES = [(1, 2), (2, 2), (3, 2), (4, 2), (3, 1)]
+
+
+def with_other_secrets(state: SummyState, viewer: int | None, rng: random.Random) -> SummyState:
+    """The same state with every tile the viewer may not see shuffled among the hidden places.
+
+    The hands of the other seats keep their sizes; the stock keeps its size.
+    """
+    hidden_seats = [s for s in range(state.players) if s != viewer]
+    pool = [tile for s in hidden_seats for tile in state.hands[s]] + list(state.stock)
+    rng.shuffle(pool)
+    hands = list(state.hands)
+    for seat in hidden_seats:
+        size = len(hands[seat])
+        hands[seat], pool = tuple(sorted(pool[:size])), pool[size:]
+    return replace(state, hands=tuple(hands), stock=tuple(pool))
+
+
+@pytest.mark.parametrize(("seed", "players"), GAMES)
+def test_no_view_depends_on_what_its_seat_may_not_see(seed: int, players: int) -> None:
+    rng = random.Random(seed)
+    for state in play_random_game(seed, players).states:
+        for viewer in [*range(players), None]:
+            view = GAME.view(state, viewer)
+            for _ in range(3):
+                other = with_other_secrets(state, viewer, rng)
+                assert GAME.view(other, viewer) == view
+
+
+@pytest.mark.parametrize(("seed", "players"), GAMES)
+def test_each_seat_sees_its_own_hand_and_the_public_counts(seed: int, players: int) -> None:
+    for state in play_random_game(seed, players).states:
+        for seat in range(players):
+            view = GAME.view(state, seat)
+            assert view["hand"] == list(state.hands[seat])
+            assert view["hand_sizes"] == [len(hand) for hand in state.hands]
+            assert view["stock"] == len(state.stock)
+            assert view["scores"] == list(state.scores)
+            assert position_from_json(view).hand == state.hands[seat]
+        spectator = GAME.view(state, None)
+        assert spectator["hand"] is None
+        json.dumps(spectator)  # JSON-able
+
+
+def test_a_seats_view_is_a_position_of_the_seat_to_move() -> None:
+    state = play_random_game(2, 2).states[5]
+    assert position_from_json(GAME.view(state, state.turn)) == state.position()
+
+
+def test_the_spectator_view_holds_no_hand_and_no_stock_order() -> None:
+    state = play_random_game(1, 2).states[3]
+    text = json.dumps(GAME.view(state, None))
+    for hand in state.hands:
+        assert json.dumps(list(hand)) not in text
+    assert json.dumps(list(state.stock)) not in text
+
+
+PLACE_KEYS = {
+    "type",
+    "seat",
+    "dir",
+    "tiles",
+    "equation",
+    "run",
+    "score",
+    "notation",
+    "drew",
+    "stock",
+}
+
+
+@pytest.mark.parametrize(("seed", "players"), GAMES)
+def test_events_hold_no_secret(seed: int, players: int) -> None:
+    game = play_random_game(seed, players)
+    rng = random.Random(seed)
+    for before, (seat, action), events in zip(
+        game.states, game.record.actions, game.events, strict=False
+    ):
+        # the stock and the other hands shuffled: the tiles drawn differ, the events must not
+        other = with_other_secrets(before, seat, rng)
+        assert GAME.apply(other, seat, GAME.parse_action(action))[1] == events
+        for event in events:
+            if event["type"] == "discard":
+                assert set(event) == {"type", "seat", "count", "drew", "stock"}
+            if event["type"] == "pass":
+                assert set(event) == {"type", "seat", "drew", "stock"}
+            if event["type"] == "place":
+                assert set(event) == PLACE_KEYS
+
+
+def test_view_keys_and_the_last_move() -> None:
+    game = play_random_game(2, 2)
+    first, second = game.states[0], game.states[1]
+    assert GAME.view(first, 0)["last_move"] is None
+    view = GAME.view(second, None)
+    assert view["last_move"] == {k: v for k, v in game.events[0][0].items() if k != "stock"}
+    assert set(view) == {
+        "game", "seat", "players", "hand", "tiles", "equations", "sealed", "scores", "turn",
+        "first_player", "turns_taken", "stock", "hand_sizes", "discarded", "idle_turns",
+        "last_move", "game_over", "result",
+    }  # fmt: skip
+    final = GAME.view(game.states[-1], None)
+    assert final["game_over"] is True
+    assert final["turn"] is None
+    assert final["result"]["scores"] == final["scores"]
+
+
+def test_equations_and_sealed_cells_in_the_view() -> None:
+    state = next(s for s in play_random_game(1, 2).states if s.equations)
+    view = GAME.view(state, None)
+    tiles = {(t["row"], t["col"]): t["tile"] for t in view["tiles"]}
+    for equation, shown in zip(state.equations, view["equations"], strict=True):
+        assert shown["text"] == "".join(tiles[cell] for cell in equation.cells())
+    sealed = {(c["row"], c["col"]) for c in view["sealed"]}
+    assert sealed == {cell for eq in state.equations for cell in eq.sealed_cells()}
+    assert not sealed & set(tiles)
