@@ -1,0 +1,84 @@
+"""``meeple serve``: run the game server (REST, WebSockets, bots) with no settings needed."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+
+from sqlalchemy.exc import SQLAlchemyError
+
+from meeple.cli.common import fail
+from meeple.config import ConfigError, Settings, load_settings
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``serve`` command."""
+    parser = subparsers.add_parser(
+        "serve",
+        help="run the game server",
+        description=(
+            "Run the game server. With no settings it keeps a SQLite file in the user's data"
+            " folder and uses an in-process event bus. Every flag can also be set with a"
+            " MEEPLE_* environment variable (MEEPLE_HOST, MEEPLE_PORT, MEEPLE_DB, ...)."
+        ),
+    )
+    parser.add_argument("--host", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, help="port to listen on (default 8000)")
+    parser.add_argument("--db", help="database URL: sqlite:///FILE or postgresql://...")
+    parser.add_argument("--redis", help="redis:// URL, to share tables between servers")
+    parser.add_argument("--data-dir", help="folder for the SQLite file and the secret key")
+    parser.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
+    parser.set_defaults(func=run)
+
+
+def preflight(settings: Settings) -> None:
+    """Open and migrate the database (and reach Redis) now, so failures are one line."""
+    from meeple.store.database import Database
+
+    try:
+        settings.resolved_secret_key()
+    except OSError as exc:
+        fail(f"cannot keep the secret key in MEEPLE_DATA_DIR: {exc.strerror or exc}")
+    try:
+        db = Database(settings.database_url)
+        try:
+            db.migrate()
+        finally:
+            db.close()
+    except (SQLAlchemyError, OSError) as exc:
+        reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+        fail(f"cannot open the database MEEPLE_DB ({settings.database_url}): {reason}")
+    if settings.redis:
+        from meeple.bus.redis import RedisBus
+
+        async def ping(url: str) -> None:
+            bus = RedisBus(url)
+            try:
+                await bus.ping()
+            finally:
+                await bus.close()
+
+        try:
+            asyncio.run(ping(settings.redis))
+        except Exception as exc:
+            fail(f"cannot reach MEEPLE_REDIS ({settings.redis}): {exc}")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start the server and serve until interrupted."""
+    import uvicorn
+
+    from meeple.web.app import create_app
+
+    try:
+        settings = load_settings(
+            host=args.host, port=args.port, db=args.db, redis=args.redis, data_dir=args.data_dir
+        )
+    except ConfigError as exc:
+        fail(str(exc))
+    preflight(settings)
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    app = create_app(settings)
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level=args.log_level)
+    return 0

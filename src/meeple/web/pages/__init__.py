@@ -1,0 +1,109 @@
+"""The browser pages: a FastAPI router serving HTML, plus the static scripts and styles.
+
+The app factory mounts :data:`router` and serves :data:`STATIC_DIR` at
+``/static``. Pages are rendered in the request's language (cookie, then
+Accept-Language); everything live (the lobby, a table) is done by the scripts
+in ``static/js`` over the server's REST routes and WebSocket.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
+
+from meeple.games import GAME_NAMES
+from meeple.i18n import LANG_COOKIE, LANGUAGES
+from meeple.web.pages.check import CheckRequest, answer_json, check_staged
+from meeple.web.pages.render import js_catalog, render, request_language
+
+STATIC_DIR = Path(__file__).parent.parent / "static"
+"""The scripts, styles and pictures, served at ``/static``."""
+
+LANG_COOKIE_SECONDS = 365 * 24 * 3600
+
+router = APIRouter(include_in_schema=False)
+
+
+def _known_game(game: str) -> str:
+    if game not in GAME_NAMES:
+        raise HTTPException(404, f"unknown game {game!r}")
+    return game
+
+
+@router.get("/", response_class=HTMLResponse)
+def home(request: Request) -> HTMLResponse:
+    """The home page and lobby: the games, quick play, open tables, create a table."""
+    return render(request, "home.html", "home")
+
+
+@router.get("/signin", response_class=HTMLResponse)
+def sign_in(request: Request) -> HTMLResponse:
+    """The sign-in form."""
+    return render(request, "account.html", "signin", mode="signin")
+
+
+@router.get("/signup", response_class=HTMLResponse)
+def sign_up(request: Request) -> HTMLResponse:
+    """The sign-up form (a guest signing up keeps their games)."""
+    return render(request, "account.html", "signup", mode="signup")
+
+
+@router.get("/rules/{game}", response_class=HTMLResponse)
+def rules(request: Request, game: str) -> HTMLResponse:
+    """A game's rules, with pictures of example moves."""
+    return render(request, f"rules_{_known_game(game)}.html", f"rules-{game}")
+
+
+@router.get("/leaderboard/{game}", response_class=HTMLResponse)
+def leaderboard(request: Request, game: str) -> HTMLResponse:
+    """A game's leaderboard."""
+    return render(request, "leaderboard.html", "leaderboard", game=_known_game(game))
+
+
+@router.get("/profile/{name}", response_class=HTMLResponse)
+def profile(request: Request, name: str) -> HTMLResponse:
+    """A player's games, wins and rating over time."""
+    return render(request, "profile.html", "profile", name=name)
+
+
+@router.get("/table/{table_id}", response_class=HTMLResponse)
+def table(request: Request, table_id: str, invite: str = "") -> HTMLResponse:
+    """A table: waiting for players, playing, or the end-of-game summary."""
+    return render(request, "table.html", "table", table_id=table_id, invite=invite)
+
+
+@router.get("/replay/{table_id}", response_class=HTMLResponse)
+def replay(request: Request, table_id: str) -> HTMLResponse:
+    """Step through a finished game, move by move."""
+    return render(request, "replay.html", "replay", table_id=table_id)
+
+
+@router.get("/lang")
+def switch_language(code: str, next: str = "/") -> RedirectResponse:
+    """Remember the chosen language in a cookie and go back to the page."""
+    if code not in LANGUAGES:
+        raise HTTPException(400, f"unknown language {code!r}")
+    if not next.startswith("/") or next.startswith("//"):
+        next = "/"
+    response = RedirectResponse(next, status_code=303)
+    response.set_cookie(
+        LANG_COOKIE, code, max_age=LANG_COOKIE_SECONDS, samesite="lax", httponly=False
+    )
+    return response
+
+
+@router.get("/i18n/{lang}.json")
+def script_catalog(lang: str) -> JSONResponse:
+    """The messages and server-message patterns the scripts need, for one language."""
+    if lang not in LANGUAGES:
+        raise HTTPException(404, f"unknown language {lang!r}")
+    return JSONResponse(js_catalog(lang))
+
+
+@router.post("/pages-api/summy/check")
+def summy_check(request: Request, body: CheckRequest) -> dict[str, Any]:
+    """Whether staged Summy tiles form a legal equation, its score or the rule broken."""
+    return answer_json(check_staged(body, request_language(request)))

@@ -1,0 +1,57 @@
+"""Rendering a page: the Jinja environment, the request's language and the shared context."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from meeple.games import GAME_NAMES
+from meeple.i18n import LANG_COOKIE, LANGUAGE_NAMES, LANGUAGES, catalog, negotiate
+from meeple.i18n.messages import message_patterns
+
+TEMPLATES_DIR = Path(__file__).parent / "templates"
+
+JS_PREFIXES = ("js.", "game.", "bot.", "pace.", "engine.")
+"""The catalog keys the pages' scripts use; only these are sent to the browser."""
+
+ENVIRONMENT = Environment(
+    loader=FileSystemLoader(TEMPLATES_DIR),
+    autoescape=select_autoescape(["html"]),
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+
+
+def request_language(request: Request) -> str:
+    """The language of this request: the cookie's choice, else the browser's, else English."""
+    return negotiate(request.headers.get("accept-language"), request.cookies.get(LANG_COOKIE))
+
+
+def js_catalog(lang: str) -> dict[str, Any]:
+    """What the pages' scripts need to translate: messages and server-message patterns."""
+    messages = catalog(lang).with_prefix(*JS_PREFIXES)
+    return {"lang": lang, "messages": messages, "patterns": message_patterns()}
+
+
+def render(request: Request, template: str, page: str, **context: Any) -> HTMLResponse:
+    """The page ``template`` in the request's language."""
+    lang = request_language(request)
+    here = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+    # "</" would end the <script> element that carries the catalog.
+    payload = json.dumps(js_catalog(lang), ensure_ascii=False).replace("</", "<\\/")
+    html = ENVIRONMENT.get_template(template).render(
+        _=catalog(lang).gettext,
+        lang=lang,
+        languages=[(code, LANGUAGE_NAMES[code]) for code in LANGUAGES],
+        js_catalog=payload,
+        here=here,
+        page=page,
+        games=GAME_NAMES,
+        **context,
+    )
+    return HTMLResponse(html, headers={"Content-Language": lang, "Vary": "Accept-Language, Cookie"})

@@ -1,0 +1,60 @@
+"""Finished games: their record (the format the CLI replays) and a replay, step by step."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Query
+
+from meeple.games.base import replay
+from meeple.web.deps import OptionalUser, ServicesDep
+from meeple.web.routes.tables import find
+from meeple.web.schemas import ReplayStep
+
+router = APIRouter(prefix="/api/tables", tags=["records"])
+
+
+@router.get("/{table_id}/record", response_model=dict[str, Any])
+async def record(
+    table_id: str, services: ServicesDep, user: OptionalUser, invite: str | None = None
+) -> dict[str, Any]:
+    """The game record ``{game, options, seed, actions}``, once the game is over."""
+    await find(services, table_id, user, invite)
+    game_record = await services.tables.record(table_id)
+    return game_record.to_json()
+
+
+@router.get("/{table_id}/replay", response_model=ReplayStep)
+async def replay_step(
+    table_id: str,
+    services: ServicesDep,
+    user: OptionalUser,
+    step: int = Query(0, ge=0, description="0 is the deal; n is after the n-th action"),
+    seat: int | None = Query(None, description="whose view to show; none: the spectator view"),
+    invite: str | None = None,
+) -> ReplayStep:
+    """The position after ``step`` actions of a finished game, seen from ``seat``."""
+    table = await find(services, table_id, user, invite)
+    game_record = await services.tables.record(table_id)
+    states = replay(table.game, game_record)
+    if step >= len(states):
+        raise HTTPException(422, f"this game has steps 0 to {len(states) - 1}")
+    if seat is not None and not 0 <= seat < table.info.seat_count:
+        raise HTTPException(422, f"there is no seat {seat}")
+    actions = [e for e in table.events if e.kind == "action"]
+    action = None
+    events: list[Any] = []
+    if step > 0:
+        taken = actions[step - 1]
+        action = [taken.seat, taken.data["action"]]
+        events = list(taken.data.get("events", []))
+    result = table.game.result(states[step])
+    return ReplayStep(
+        step=step,
+        steps=len(states) - 1,
+        seat=seat,
+        action=action,
+        events=events,
+        view=table.game.view(states[step], seat),
+        result=result.to_json() if result else None,
+    )

@@ -1,0 +1,179 @@
+"""Tables: the lobby, creating, joining, leaving, starting, acting, chat, rematch, quick play."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Query
+
+from meeple.store.models import User
+from meeple.tables.spec import TableSpec
+from meeple.tables.table import Table
+from meeple.web.deps import CurrentUser, OptionalUser, ServicesDep
+from meeple.web.schemas import (
+    ActionIn,
+    ActionOut,
+    ChatIn,
+    JoinIn,
+    QuickPlayIn,
+    RematchOut,
+    SeatIn,
+    TableCreate,
+    TableOut,
+)
+
+router = APIRouter(prefix="/api", tags=["tables"])
+
+
+def invite_url(table: Table) -> str:
+    """The link that lets anyone holding it take a free seat or watch."""
+    return f"/tables/{table.info.id}?invite={table.info.invite_token}"
+
+
+def is_member(table: Table, user: User | None) -> bool:
+    """Whether ``user`` created the table or has (had) a seat at it."""
+    if user is None:
+        return False
+    if user.id == table.info.creator_id:
+        return True
+    return any(s.user_id == user.id for s in table.snap.seats)
+
+
+def check_access(table: Table, user: User | None, invite: str | None) -> None:
+    """A private table is reachable by its members and by holders of its invite link."""
+    if table.info.private and not is_member(table, user) and invite != table.info.invite_token:
+        raise HTTPException(404, f"there is no table {table.info.id!r}")
+
+
+def table_out(table: Table, user: User | None) -> TableOut:
+    """The table's summary, with the invite link for its members."""
+    return TableOut(
+        table=table.summary(), invite_url=invite_url(table) if is_member(table, user) else None
+    )
+
+
+async def find(services: Any, table_id: str, user: User | None, invite: str | None) -> Table:
+    """The table, if this user may reach it (else 404)."""
+    table: Table = await services.tables.get(table_id)
+    check_access(table, user, invite)
+    return table
+
+
+@router.get("/tables", response_model=list[dict[str, Any]])
+async def lobby(services: ServicesDep, game: str | None = None) -> list[dict[str, Any]]:
+    """The public tables waiting for players (live updates: the ``/ws/lobby`` socket)."""
+    tables: list[dict[str, Any]] = await services.tables.lobby(game)
+    return tables
+
+
+@router.post("/tables", status_code=201, response_model=TableOut)
+async def create_table(body: TableCreate, services: ServicesDep, user: CurrentUser) -> TableOut:
+    """Open a table: game, seats, bots, options, private or public, rated, pace and clock."""
+    spec = TableSpec(
+        game=body.game,
+        seats=body.seats,
+        bots=dict(body.bots),
+        options=body.options,
+        private=body.private,
+        rated=body.rated,
+        pace=body.pace,
+        move_seconds=body.move_seconds,
+        sit=body.sit,
+        creator_seat=body.seat,
+    )
+    table = await services.tables.create(user.id, user.name, spec)
+    return table_out(table, user)
+
+
+@router.post("/quickplay", response_model=TableOut)
+async def quick_play(body: QuickPlayIn, services: ServicesDep, user: CurrentUser) -> TableOut:
+    """Seat me at an open quick-play table of this game, or open one; it starts once full."""
+    table = await services.tables.quick_play(user.id, user.name, body.game)
+    return table_out(table, user)
+
+
+@router.get("/tables/{table_id}", response_model=TableOut)
+async def get_table(
+    table_id: str, services: ServicesDep, user: OptionalUser, invite: str | None = None
+) -> TableOut:
+    """A table's public summary (a private one needs its invite token or a seat)."""
+    table = await find(services, table_id, user, invite)
+    return table_out(table, user)
+
+
+@router.get("/tables/{table_id}/events", response_model=list[dict[str, Any]])
+async def table_events(
+    table_id: str,
+    services: ServicesDep,
+    user: OptionalUser,
+    since: int = Query(0, ge=0),
+    invite: str | None = None,
+) -> list[dict[str, Any]]:
+    """The table's public events after version ``since`` (the WebSocket pushes them live)."""
+    table = await find(services, table_id, user, invite)
+    return [e.public() for e in table.events[since:]]
+
+
+@router.post("/tables/{table_id}/join", response_model=TableOut)
+async def join(table_id: str, body: JoinIn, services: ServicesDep, user: CurrentUser) -> TableOut:
+    """Take a seat (a free one unless ``seat`` is given)."""
+    table = await find(services, table_id, user, body.invite)
+    await table.join(user.id, user.name, body.seat)
+    return table_out(table, user)
+
+
+@router.post("/tables/{table_id}/leave", response_model=TableOut)
+async def leave(table_id: str, services: ServicesDep, user: CurrentUser) -> TableOut:
+    """Leave: before the start the seat is freed; during the game a bot takes it (ranked last)."""
+    table = await find(services, table_id, user, None)
+    await table.leave(user.id)
+    return table_out(table, user)
+
+
+@router.post("/tables/{table_id}/kick", response_model=TableOut)
+async def kick(table_id: str, body: SeatIn, services: ServicesDep, user: CurrentUser) -> TableOut:
+    """The creator removes a seated player before the start."""
+    table = await find(services, table_id, user, None)
+    await table.kick(user.id, body.seat)
+    return table_out(table, user)
+
+
+@router.post("/tables/{table_id}/start", response_model=TableOut)
+async def start(table_id: str, services: ServicesDep, user: CurrentUser) -> TableOut:
+    """The creator starts the game once every seat is taken."""
+    table = await find(services, table_id, user, None)
+    await table.start(user.id)
+    return table_out(table, user)
+
+
+@router.post("/tables/{table_id}/close", response_model=TableOut)
+async def close(table_id: str, services: ServicesDep, user: CurrentUser) -> TableOut:
+    """The creator closes a table that has not started."""
+    table = await find(services, table_id, user, None)
+    await table.close(user.id)
+    return table_out(table, user)
+
+
+@router.post("/tables/{table_id}/actions", response_model=ActionOut)
+async def act(table_id: str, body: ActionIn, services: ServicesDep, user: CurrentUser) -> ActionOut:
+    """Play an action (the same as the WebSocket's ``action`` message, for turn-based play)."""
+    table = await find(services, table_id, user, None)
+    version, duplicate = await table.act(user.id, body.id, body.action, body.seat)
+    return ActionOut(version=version, duplicate=duplicate)
+
+
+@router.post("/tables/{table_id}/chat", response_model=ActionOut)
+async def chat(
+    table_id: str, body: ChatIn, services: ServicesDep, user: CurrentUser, invite: str | None = None
+) -> ActionOut:
+    """Say something at the table (stored raw; whoever displays it escapes it)."""
+    table = await find(services, table_id, user, invite)
+    version = await table.chat(user.id, user.name, body.text)
+    return ActionOut(version=version, duplicate=False)
+
+
+@router.post("/tables/{table_id}/rematch", response_model=RematchOut)
+async def rematch(table_id: str, services: ServicesDep, user: CurrentUser) -> RematchOut:
+    """Ask for a rematch; once every player has, the new table opens and starts."""
+    table = await find(services, table_id, user, None)
+    return RematchOut(rematch_id=await table.ask_rematch(user.id))

@@ -1,0 +1,104 @@
+"""Players: profiles (games played and won, ratings), rating history, leaderboards."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, HTTPException, Query
+
+from meeple.games import GAME_NAMES
+from meeple.store import queries
+from meeple.store.models import User
+from meeple.tables.ratings import ordinal
+from meeple.web.deps import ServicesDep
+from meeple.web.routes.auth import public
+from meeple.web.schemas import HistoryPoint, LeaderboardLine, ProfileOut, RatingOut
+from meeple.web.services import Services
+
+router = APIRouter(prefix="/api", tags=["players"])
+
+
+async def user_named(services: Services, name: str) -> User:
+    """The user with this name; 404 if none."""
+    user = await services.db.run(queries.user_by_name, name)
+    if user is None:
+        raise HTTPException(404, f"there is no player {name!r}")
+    return user
+
+
+def check_game(game: str) -> None:
+    """404 for a game that does not exist."""
+    if game not in GAME_NAMES:
+        raise HTTPException(404, f"unknown game {game!r}; choose {', '.join(GAME_NAMES)}")
+
+
+@router.get("/users/{name}", response_model=ProfileOut)
+async def profile(name: str, services: ServicesDep) -> ProfileOut:
+    """A player's profile: ratings per game (games, wins), finished games, recent tables."""
+    user = await user_named(services, name)
+    ratings = await services.db.run(queries.user_ratings, user.id)
+    finished = await services.db.run(queries.finished_counts, user.id)
+    recent = await services.db.run(queries.tables_of_user, user.id, 20)
+    return ProfileOut(
+        user=public(user),
+        ratings=[
+            RatingOut(
+                game=r.game,
+                rating=ordinal(r.mu, r.sigma),
+                mu=r.mu,
+                sigma=r.sigma,
+                games=r.games,
+                wins=r.wins,
+            )
+            for r in ratings
+        ],
+        finished=finished,
+        recent_tables=[
+            {
+                "id": t.id,
+                "game": t.game,
+                "status": t.status,
+                "rated": t.rated,
+                "created_at": t.created_at,
+                "result": t.result,
+            }
+            for t in recent
+            if not t.private
+        ],
+    )
+
+
+@router.get("/users/{name}/history/{game}", response_model=list[HistoryPoint])
+async def history(name: str, game: str, services: ServicesDep) -> list[HistoryPoint]:
+    """A player's rating after each rated game of ``game``, oldest first."""
+    check_game(game)
+    user = await user_named(services, name)
+    changes = await services.db.run(queries.rating_history, user.id, game)
+    return [
+        HistoryPoint(
+            table_id=c.table_id,
+            rating=ordinal(c.mu, c.sigma),
+            mu=c.mu,
+            sigma=c.sigma,
+            rank=c.rank,
+            at=c.at,
+        )
+        for c in changes
+    ]
+
+
+@router.get("/leaderboard/{game}", response_model=list[LeaderboardLine])
+async def leaderboard(
+    game: str, services: ServicesDep, limit: int = Query(50, ge=1, le=500)
+) -> list[LeaderboardLine]:
+    """The best-rated players of ``game`` by ``mu - 3 sigma`` (accounts and guests alike)."""
+    check_game(game)
+    rows = await services.db.run(queries.leaderboard, game, limit)
+    return [
+        LeaderboardLine(
+            place=place,
+            name=name,
+            rating=ordinal(r.mu, r.sigma),
+            games=r.games,
+            wins=r.wins,
+        )
+        for place, (r, name) in enumerate(rows, start=1)
+    ]

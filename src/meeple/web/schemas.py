@@ -1,0 +1,155 @@
+"""Request and response bodies of the REST routes (OpenAPI is generated from these)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Input(BaseModel):
+    """A request body: unknown fields are refused."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class Credentials(Input):
+    """A name and password, to register or log in."""
+
+    name: str = Field(max_length=64, examples=["ada"])
+    password: str = Field(max_length=1024, examples=["correct horse battery"])
+
+
+class UserPublic(BaseModel):
+    """A user as anyone may see them."""
+
+    id: int
+    name: str
+    guest: bool
+
+
+class TableCreate(Input):
+    """A table to open."""
+
+    game: Literal["summy", "slide"]
+    seats: int = Field(ge=1, le=6, description="Summy 1-2, Slide 2-6")
+    bots: dict[int, str] = Field(
+        default_factory=dict,
+        description="seat -> bot level (random, greedy, strong, expert)",
+        examples=[{"2": "greedy", "3": "strong"}],
+    )
+    options: dict[str, Any] = Field(default_factory=dict, description="the game's options")
+    private: bool = Field(False, description="only reachable through its invite link")
+    rated: bool = False
+    pace: Literal["realtime", "turn"] = "realtime"
+    move_seconds: int | None = Field(
+        None, description="clock per move: realtime 5-3600 s (60), turn 3600 s-14 days (1 day)"
+    )
+    sit: bool = Field(True, description="seat the creator")
+    seat: int | None = Field(None, description="the creator's seat (default: first free)")
+
+
+class TableOut(BaseModel):
+    """A table: its public summary, plus its invite link for the people at it."""
+
+    table: dict[str, Any]
+    invite_url: str | None = None
+
+
+class JoinIn(Input):
+    """Take a seat (a free one if ``seat`` is not given)."""
+
+    seat: int | None = None
+    invite: str | None = Field(None, description="the invite token of a private table")
+
+
+class SeatIn(Input):
+    """A seat number."""
+
+    seat: int
+
+
+class ActionIn(Input):
+    """A game action, with the client's own id so a repeat applies once."""
+
+    id: str | None = Field(None, max_length=64)
+    action: Any
+    seat: int | None = None
+
+
+class ActionOut(BaseModel):
+    """The version of the event the action made (an earlier one for a repeat)."""
+
+    version: int
+    duplicate: bool
+
+
+class ChatIn(Input):
+    """A chat line."""
+
+    text: str = Field(max_length=4000)
+
+
+class RematchOut(BaseModel):
+    """The rematch table, once every player asked for one."""
+
+    rematch_id: str | None
+
+
+class QuickPlayIn(Input):
+    """The game to play now."""
+
+    game: Literal["summy", "slide"]
+
+
+class ReplayStep(BaseModel):
+    """One step of a finished game: the action taken and the position after it."""
+
+    step: int
+    steps: int
+    seat: int | None = Field(None, description="whose view is shown (None: spectator)")
+    action: Any = Field(None, description="[seat, action] that led here (None at step 0)")
+    events: list[Any] = Field(default_factory=list)
+    view: dict[str, Any]
+    result: dict[str, Any] | None
+
+
+class RatingOut(BaseModel):
+    """A user's rating in one game."""
+
+    game: str
+    rating: float = Field(description="mu - 3 sigma, as shown on leaderboards")
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+
+
+class ProfileOut(BaseModel):
+    """What a profile page shows."""
+
+    user: UserPublic
+    ratings: list[RatingOut]
+    finished: dict[str, int]
+    recent_tables: list[dict[str, Any]]
+
+
+class HistoryPoint(BaseModel):
+    """A rating after one rated game."""
+
+    table_id: str
+    rating: float
+    mu: float
+    sigma: float
+    rank: int
+    at: float
+
+
+class LeaderboardLine(BaseModel):
+    """One line of a leaderboard."""
+
+    place: int
+    name: str
+    rating: float
+    games: int
+    wins: int

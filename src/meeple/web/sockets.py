@@ -1,0 +1,262 @@
+"""The WebSockets: one per table and client (play, watch, chat), and the live lobby.
+
+Every message is a JSON object with a ``type``; docs/protocol.md lists them
+all with examples. What a client receives about the game is only ever its
+own seat's view (a spectator's view if it has no seat) and the public events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from meeple.bus import Subscription
+from meeple.store.models import User
+from meeple.tables.errors import TableError
+from meeple.tables.manager import LOBBY_CHANNEL
+from meeple.tables.table import Table, channel
+from meeple.web.deps import websocket_user
+from meeple.web.routes.tables import invite_url, is_member
+from meeple.web.services import Services
+
+log = logging.getLogger(__name__)
+
+router = APIRouter()
+
+POLICY_VIOLATION = 1008
+
+
+class TableConnection:
+    """One client's connection to one table: what it has been sent, what it may see."""
+
+    def __init__(self, websocket: WebSocket, services: Services, table: Table, user: User | None):
+        self.websocket, self.services, self.table, self.user = websocket, services, table, user
+        self.sent_version = 0
+        self._send_lock = asyncio.Lock()
+
+    @property
+    def seat(self) -> int | None:
+        """The client's seat now (``None``: watching)."""
+        return None if self.user is None else self.table.snap.seat_of(self.user.id)
+
+    async def send(self, message: dict[str, Any]) -> None:
+        """Send one JSON message (one sender at a time)."""
+        async with self._send_lock:
+            await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
+
+    async def error(self, code: str, message: str, client_id: Any = None) -> None:
+        """Refuse something; the connection stays open."""
+        reply: dict[str, Any] = {"type": "error", "code": code, "message": message}
+        if client_id is not None:
+            reply["id"] = client_id
+        await self.send(reply)
+
+    async def hello(self) -> None:
+        """The table now: summary, the client's seat and view, the current version."""
+        table, seat = self.table, self.seat
+        version = table.snap.version
+        self.sent_version = version
+        await self.send(
+            {
+                "type": "hello",
+                "version": version,
+                "seat": seat,
+                "user": None
+                if self.user is None
+                else {"id": self.user.id, "name": self.user.name, "guest": self.user.guest},
+                "table": table.summary(),
+                "view": table.view_at(version, seat),
+                "invite_url": invite_url(table) if is_member(table, self.user) else None,
+            }
+        )
+
+    async def resume(self, since: int) -> None:
+        """Exactly the events after ``since``, or a fresh hello if ``since`` is not usable."""
+        if not 0 < since <= self.table.snap.version:
+            await self.hello()
+            return
+        await self.send({"type": "resume", "from": since, "to": self.table.snap.version})
+        self.sent_version = since
+        await self.send_new_events()
+
+    async def send_new_events(self) -> None:
+        """Send every event after the last one sent, each with this client's view after it."""
+        table = self.table
+        while self.sent_version < table.snap.version:
+            event = table.events[self.sent_version]
+            seat = self.seat
+            state = table.snap.state_at(event.version)
+            message = {"type": "event", **event.public()}
+            message["view"] = table.view_at(event.version, seat)
+            message["to_act"] = sorted(table.game.to_act(state)) if state is not None else []
+            message["deadlines"] = {str(s): at for s, at in sorted(table.deadlines.items())}
+            self.sent_version = event.version
+            await self.send(message)
+
+    async def forward(self, subscription: Subscription) -> None:
+        """Push the table's events as the bus announces them (catching up from the store)."""
+        while True:
+            announced = await subscription.get()
+            if announced.get("version", 0) > self.table.snap.version:
+                await self.table.catch_up()
+            await self.send_new_events()
+
+    async def read(self) -> None:
+        """Handle the client's messages until it goes away."""
+        limit = self.services.settings.max_message_bytes
+        while True:
+            message = await self.websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            text = message.get("text")
+            if text is None:
+                await self.error("bad_json", "messages are JSON text, not binary")
+                continue
+            if len(text.encode("utf-8")) > limit:
+                await self.error("too_big", f"a message has at most {limit} bytes")
+                continue
+            try:
+                data = json.loads(text)
+            except json.JSONDecodeError as exc:
+                await self.error("bad_json", f"not valid JSON: {exc.msg}")
+                continue
+            if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+                await self.error("bad_message", 'a message is a JSON object with a "type"')
+                continue
+            client_id = data.get("id")
+            try:
+                await self.handle(data, client_id)
+            except TableError as exc:
+                await self.error(exc.code, exc.message, client_id)
+            except Exception:
+                log.exception("table %s: handling %r failed", self.table.info.id, data.get("type"))
+                await self.error("server_error", "the server failed on that message", client_id)
+
+    async def handle(self, data: dict[str, Any], client_id: Any) -> None:
+        """One client message, by type."""
+        kind = data["type"]
+        if kind == "ping":
+            await self.send({"type": "pong"})
+            return
+        if kind == "sync":
+            since = data.get("since")
+            if not isinstance(since, int) or isinstance(since, bool):
+                raise TableError("bad_message", '"sync" needs an integer "since"')
+            await self.resume(since)
+            return
+        if kind not in ("action", "chat", "rematch", "leave"):
+            raise TableError("unknown_type", f"unknown message type {kind!r}")
+        if self.user is None:
+            raise TableError("sign_in", "sign in (or play as a guest) to do that")
+        if kind == "action":
+            await self.action(data, client_id)
+        elif kind == "chat":
+            text = data.get("text")
+            if not isinstance(text, str):
+                raise TableError("bad_message", '"chat" needs a string "text"')
+            version = await self.table.chat(self.user.id, self.user.name, text)
+            await self.send({"type": "ack", "id": client_id, "version": version})
+        elif kind == "rematch":
+            rematch_id = await self.table.ask_rematch(self.user.id)
+            await self.send({"type": "ack", "id": client_id, "rematch_id": rematch_id})
+        else:
+            await self.table.leave(self.user.id)
+            await self.send({"type": "ack", "id": client_id, "version": self.table.snap.version})
+
+    async def action(self, data: dict[str, Any], client_id: Any) -> None:
+        """A game action: applied once per client id, acknowledged with its event's version."""
+        assert self.user is not None
+        if client_id is not None and (not isinstance(client_id, str) or len(client_id) > 64):
+            raise TableError("bad_message", '"id" must be a string of at most 64 characters')
+        if "action" not in data:
+            raise TableError("bad_message", '"action" needs an "action"')
+        seat = data.get("seat")
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+            raise TableError("bad_message", '"seat" must be an integer')
+        version, duplicate = await self.table.act(self.user.id, client_id, data["action"], seat)
+        await self.send(
+            {"type": "ack", "id": client_id, "version": version, "duplicate": duplicate}
+        )
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def table_socket(
+    websocket: WebSocket, table_id: str, since: int | None = None, invite: str | None = None
+) -> None:
+    """Play or watch one table: hello (or the missed events), then one message per event."""
+    services: Services = websocket.app.state.services
+    user = await websocket_user(websocket)
+    try:
+        table = await services.tables.get(table_id)
+    except TableError:
+        await websocket.close(POLICY_VIOLATION, "there is no such table")
+        return
+    if table.info.private and not is_member(table, user) and invite != table.info.invite_token:
+        await websocket.close(POLICY_VIOLATION, "there is no such table")
+        return
+    await websocket.accept()
+    subscription = await services.bus.subscribe(channel(table_id))
+    connection = TableConnection(websocket, services, table, user)
+    tasks: list[asyncio.Task[None]] = []
+    try:
+        if since is None:
+            await connection.hello()
+        else:
+            await connection.resume(since)
+        tasks = [
+            asyncio.create_task(connection.read()),
+            asyncio.create_task(connection.forward(subscription)),
+        ]
+        done, _pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        for task in done:
+            if not task.cancelled() and task.exception() is not None:
+                exc = task.exception()
+                if not isinstance(exc, WebSocketDisconnect | RuntimeError):
+                    log.error("table socket %s failed: %r", table_id, exc)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await subscription.close()
+
+
+@router.websocket("/ws/lobby")
+async def lobby_socket(websocket: WebSocket, game: str | None = None) -> None:
+    """The open public tables now, then every change as it happens."""
+    services: Services = websocket.app.state.services
+    await websocket.accept()
+    subscription = await services.bus.subscribe(LOBBY_CHANNEL)
+    try:
+        tables = await services.tables.lobby(game)
+        await websocket.send_text(json.dumps({"type": "lobby", "tables": tables}))
+        receiver = asyncio.create_task(_drain(websocket))
+        while not receiver.done():
+            getter = asyncio.create_task(subscription.get())
+            done, _ = await asyncio.wait({getter, receiver}, return_when=asyncio.FIRST_COMPLETED)
+            if getter not in done:
+                getter.cancel()
+                break
+            update = getter.result()
+            if game is None or update.get("table", {}).get("game", game) == game:
+                await websocket.send_text(json.dumps(update))
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        await subscription.close()
+
+
+async def _drain(websocket: WebSocket) -> None:
+    """Read (and ignore) what a lobby client sends, until it disconnects."""
+    while True:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return

@@ -1,0 +1,43 @@
+// A rating-over-time plot as inline SVG: one line per game, axes with a few ticks.
+const NS = "http://www.w3.org/2000/svg";
+const COLOURS = { summy: "#1f6f5c", slide: "#7b3c96" };
+
+function svg(tag, attrs = {}, text = null) {
+  const node = document.createElementNS(NS, tag);
+  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, String(value));
+  if (text !== null) node.textContent = text;
+  return node;
+}
+
+/** An SVG plot of `series` ({game: [{at, rating}, ...]}), labelled `label`, or null if empty. */
+export function ratingChart(series, label, names) {
+  const points = Object.values(series).flat();
+  if (!points.length) return null;
+  const width = 640, height = 260, left = 48, right = 12, top = 12, bottom = 36;
+  const times = points.map((p) => Date.parse(p.at));
+  const ratings = points.map((p) => p.rating);
+  const t0 = Math.min(...times), t1 = Math.max(...times) || t0 + 1;
+  const r0 = Math.floor(Math.min(...ratings) - 1), r1 = Math.ceil(Math.max(...ratings) + 1);
+  const x = (time) => left + ((time - t0) / Math.max(1, t1 - t0)) * (width - left - right);
+  const y = (rating) => top + (1 - (rating - r0) / Math.max(1e-9, r1 - r0)) * (height - top - bottom);
+  const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, width, height, role: "img", "aria-label": label });
+  root.append(svg("line", { class: "axis", x1: left, y1: top, x2: left, y2: height - bottom }));
+  root.append(svg("line", { class: "axis", x1: left, y1: height - bottom, x2: width - right, y2: height - bottom }));
+  for (let i = 0; i <= 4; i++) {
+    const rating = r0 + ((r1 - r0) * i) / 4;
+    root.append(svg("text", { x: 4, y: y(rating) + 4 }, rating.toFixed(1)));
+  }
+  for (const time of [t0, t1]) {
+    root.append(svg("text", { x: Math.min(x(time), width - 80), y: height - 12 }, new Date(time).toLocaleDateString()));
+  }
+  let row = 0;
+  for (const [game, list] of Object.entries(series)) {
+    if (!list.length) continue;
+    const path = list.map((p, i) => `${i ? "L" : "M"}${x(Date.parse(p.at)).toFixed(1)},${y(p.rating).toFixed(1)}`).join(" ");
+    const colour = COLOURS[game] || "#333";
+    root.append(svg("path", { class: "line", d: path, stroke: colour }));
+    for (const p of list) root.append(svg("circle", { cx: x(Date.parse(p.at)), cy: y(p.rating), r: 3, fill: colour }));
+    root.append(svg("text", { x: width - 120, y: top + 14 + 16 * row++, fill: colour }, names[game] || game));
+  }
+  return root;
+}

@@ -1,0 +1,90 @@
+// One table's WebSocket: reconnects by itself, resumes from the last version it saw.
+import { wsUrl } from "./api.js";
+
+const RETRY_MS = [500, 1000, 2000, 4000, 8000];
+
+/**
+ * Calls handlers.snapshot(data) for a full view, handlers.event(data) per versioned event,
+ * handlers.table(data), handlers.chat(data), handlers.refused(data) and handlers.online(bool).
+ */
+export class TableConnection {
+  constructor(path, invite, handlers) {
+    this.path = path;
+    this.invite = invite;
+    this.handlers = handlers;
+    this.version = null;
+    this.socket = null;
+    this.attempt = 0;
+    this.timer = null;
+  }
+
+  start() {
+    clearTimeout(this.timer);
+    const query = new URLSearchParams();
+    if (this.version !== null) query.set("since", String(this.version));
+    if (this.invite) query.set("invite", this.invite);
+    const url = wsUrl(this.path) + (query.toString() ? `?${query}` : "");
+    const socket = new WebSocket(url);
+    this.socket = socket;
+    socket.onopen = () => {
+      this.attempt = 0;
+      this.handlers.online(true);
+    };
+    socket.onmessage = (message) => this.receive(JSON.parse(message.data));
+    socket.onclose = () => {
+      if (this.socket !== socket) return;
+      this.handlers.online(false);
+      const delay = RETRY_MS[Math.min(this.attempt, RETRY_MS.length - 1)];
+      this.attempt += 1;
+      this.timer = setTimeout(() => this.start(), delay);
+    };
+  }
+
+  /** Close and open again at once (after taking a seat: the view changes). */
+  restart() {
+    const old = this.socket;
+    this.socket = null;
+    this.version = null;
+    if (old) old.close();
+    this.start();
+  }
+
+  receive(data) {
+    switch (data.type) {
+      case "snapshot":
+      case "welcome":
+      case "state":
+        if (data.version !== undefined) this.version = data.version;
+        this.handlers.snapshot(data);
+        break;
+      case "event":
+        if (this.version !== null && data.version !== undefined && data.version !== this.version + 1) {
+          // A gap: never show a stale board; ask again from what we have.
+          this.socket.close();
+          return;
+        }
+        if (data.version !== undefined) this.version = data.version;
+        this.handlers.event(data);
+        break;
+      case "table":
+        this.handlers.table(data);
+        break;
+      case "chat":
+        this.handlers.chat(data);
+        break;
+      case "error":
+      case "refused":
+        this.handlers.refused(data);
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** Send a message; false when offline. */
+  send(message) {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
+  }
+}

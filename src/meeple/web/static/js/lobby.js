@@ -1,0 +1,119 @@
+// The home page: quick play, play a bot, the live list of open tables, the create-table form.
+import { api, ensurePlayer, routes, wsUrl } from "./api.js";
+import { el, t } from "./i18n.js";
+
+const $ = (id) => document.getElementById(id);
+const SEAT_LIMITS = { summy: [1, 2], slide: [2, 6] };
+const LEVELS = ["random", "greedy", "strong", "expert"];
+
+function showError(message) {
+  $("lobby-error").hidden = !message;
+  $("lobby-error").textContent = message || "";
+}
+
+async function goTo(promise) {
+  try {
+    await ensurePlayer();
+    const table = await promise();
+    location.href = `/table/${encodeURIComponent(table.id)}`;
+  } catch (error) {
+    showError(error.message);
+  }
+}
+
+for (const button of document.querySelectorAll("[data-quick]")) {
+  button.addEventListener("click", () => goTo(() => api("POST", routes.quickPlay, { game: button.dataset.quick })));
+}
+for (const button of document.querySelectorAll("[data-bot]")) {
+  const game = button.dataset.bot;
+  button.addEventListener("click", () => goTo(() => api("POST", routes.tables, {
+    game, seats: 2, bots: { 1: "greedy" }, rated: false, private: true,
+    options: {}, pace: { kind: "realtime", seconds: 600 }, start: true,
+  })));
+}
+
+// Create a table
+const form = $("create-form");
+const seatsInput = $("create-seats");
+
+function seatRow(index, previous) {
+  const choices = [
+    ["me", t("js.create.seat_me")], ["open", t("js.create.seat_open")],
+    ...LEVELS.map((level) => [`bot:${level}`, t("js.create.seat_bot", { level: t("bot." + level) })]),
+  ].filter(([value]) => (index === 0 ? value === "me" : value !== "me"));
+  const select = el("select", { name: `seat-${index}`, "aria-label": t("js.create.seat_n", { n: index + 1 }) },
+    ...choices.map(([value, label]) => el("option", { value, selected: value === previous }, label)));
+  return el("div", { class: "seat-row" }, el("span", {}, t("js.create.seat_n", { n: index + 1 })), select);
+}
+
+function updateForm() {
+  const game = form.elements.game.value;
+  const [low, high] = SEAT_LIMITS[game];
+  seatsInput.min = low;
+  seatsInput.max = high;
+  const seats = Math.min(high, Math.max(low, Number(seatsInput.value) || low));
+  seatsInput.value = seats;
+  const previous = [...$("seat-rows").querySelectorAll("select")].map((s) => s.value);
+  $("seat-rows").replaceChildren(...Array.from({ length: seats }, (_, i) => seatRow(i, previous[i] || (i === 0 ? "me" : "open"))));
+  $("slide-options").hidden = game !== "slide";
+}
+
+form.addEventListener("change", (event) => { if (!event.target.name.startsWith("seat-")) updateForm(); });
+seatsInput.addEventListener("input", updateForm);
+form.addEventListener("submit", (event) => {
+  event.preventDefault();
+  const data = new FormData(form);
+  const game = data.get("game");
+  const seats = Number(data.get("seats"));
+  const bots = {};
+  for (let i = 0; i < seats; i++) {
+    const choice = data.get(`seat-${i}`);
+    if (choice && choice.startsWith("bot:")) bots[i] = choice.slice(4);
+  }
+  const [kind, seconds] = String(data.get("pace")).split(":");
+  const options = game === "slide"
+    ? { lowest_reveal_starts: data.get("lowest_reveal_starts") === "on", match_to_100: data.get("match_to_100") === "on" }
+    : {};
+  goTo(() => api("POST", routes.tables, {
+    game, seats, bots, options, rated: data.get("rated") === "on",
+    private: data.get("visibility") === "private", pace: { kind, seconds: Number(seconds) },
+  }));
+});
+updateForm();
+
+// Open tables, live
+function paceText(pace) {
+  if (!pace) return "";
+  if (pace.kind === "turn") return t("pace.turn_h", { n: Math.round(pace.seconds / 3600) });
+  return pace.seconds < 120 ? t("pace.realtime_s", { n: pace.seconds }) : t("pace.realtime_min", { n: Math.round(pace.seconds / 60) });
+}
+
+function drawTables(tables) {
+  const rows = tables.map((table) => el("tr", { dataset: { table: table.id } },
+    el("td", {}, t("game." + table.game)),
+    el("td", {}, (table.players || []).map((p) => p || t("js.lobby.free_seat")).join(", ")),
+    el("td", {}, paceText(table.pace)),
+    el("td", {}, table.rated ? t("js.lobby.rated") : t("js.lobby.casual")),
+    el("td", {}, el("a", { href: `/table/${encodeURIComponent(table.id)}`,
+      "aria-label": t("js.lobby.join_label", { game: t("game." + table.game) }) }, t("js.lobby.join")))));
+  $("open-tables").replaceChildren(...rows);
+  $("no-tables").hidden = rows.length > 0;
+}
+
+let tables = new Map();
+function connectLobby() {
+  const socket = new WebSocket(wsUrl(routes.lobbySocket));
+  socket.onopen = () => { $("lobby-live").textContent = t("js.lobby.live"); };
+  socket.onmessage = (message) => {
+    const data = JSON.parse(message.data);
+    if (data.type === "tables") tables = new Map(data.tables.map((table) => [table.id, table]));
+    else if (data.type === "table") tables.set(data.table.id, data.table);
+    else if (data.type === "table_gone" || data.type === "removed") tables.delete(data.id);
+    drawTables([...tables.values()]);
+  };
+  socket.onclose = () => {
+    $("lobby-live").textContent = t("js.lobby.reconnecting");
+    setTimeout(connectLobby, 2000);
+  };
+}
+connectLobby();

@@ -1,0 +1,17 @@
+// Sign in and sign up forms.
+import { api, routes } from "./api.js";
+
+const form = document.getElementById("account-form");
+const error = document.getElementById("account-error");
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const data = new FormData(form);
+  const body = { name: data.get("name"), password: data.get("password") };
+  try {
+    await api("POST", form.dataset.mode === "signup" ? routes.register : routes.login, body);
+    location.href = "/";
+  } catch (failure) {
+    error.hidden = false;
+    error.textContent = failure.message;
+  }
+});

@@ -1,0 +1,313 @@
+// The Summy table: the board, the hand rack, staging (drag and drop, clicks, keys), checks, discard, pass.
+import { el, t, translateMessage } from "./i18n.js";
+import { createBoard, face, key, parseKey, tileName } from "./summy_board.js";
+
+const isOperator = (tile) => !"0123456789".includes(tile);
+
+/** Build the Summy UI in `root`; `ctx` gives send(action), seatName(seat), say(text, kind). */
+export function createSummy(root, ctx) {
+  let view = null;
+  let staged = new Map(); // "row,col" -> rack index
+  let selected = null; // {from: "rack", index} or {from: "cell", key}
+  let discardMode = false;
+  let discardPicks = new Set();
+  let singleDir = "H";
+  let checkSeq = 0;
+  let verdict = null; // {legal, score, equation, message}
+  let lastMoveKey = "";
+
+  const viewport = el("div", {
+    class: "summy-viewport", tabindex: "0", role: "application",
+    "aria-label": t("js.summy.board_label"), "aria-describedby": "summy-help",
+  });
+  const help = el("p", { id: "summy-help", class: "hint" }, t("js.summy.help"));
+  const rack = el("div", { class: "rack", role: "group", "aria-label": t("js.summy.rack") });
+  const stock = el("span", { class: "stock" });
+  const dirBox = el("span", { class: "dir-choice", hidden: true });
+  const buttons = {
+    confirm: el("button", { type: "button", class: "primary", onclick: confirmPlace }, t("js.summy.confirm")),
+    clear: el("button", { type: "button", onclick: clearStaged }, t("js.summy.clear")),
+    discard: el("button", { type: "button", "aria-pressed": "false", onclick: toggleDiscard }, t("js.summy.discard_mode")),
+    confirmDiscard: el("button", { type: "button", class: "primary", hidden: true, onclick: confirmDiscard }, t("js.summy.confirm_discard")),
+    pass: el("button", { type: "button", onclick: () => ctx.send({ type: "pass" }) }, t("js.summy.pass")),
+  };
+  const dirButtons = ["H", "V"].map((dir) => el("button", {
+    type: "button", class: "small", "aria-pressed": "false", dataset: { dir },
+    onclick: () => { singleDir = dir; redraw(); check(); },
+  }, t("js.summy.dir_" + dir)));
+  dirBox.append(t("js.summy.read"), " ", ...dirButtons);
+  const controls = el("div", { class: "summy-controls" }, buttons.confirm, buttons.clear, dirBox,
+    buttons.discard, buttons.confirmDiscard, buttons.pass, stock);
+  root.replaceChildren(viewport, help, rack, controls);
+
+  const board = createBoard(viewport, {
+    cellClick, drop, keyTile, takeBack: (r, c) => { if (staged.has(key(r, c))) unstage(key(r, c)); },
+    redraw: () => redraw(),
+  });
+
+  const myTurn = () => view && view.seat !== null && view.seat !== undefined
+    && (view.to_act || []).includes(view.seat) && !view.result;
+  const tableTiles = () => new Map((view.tiles || []).map((tile) => [key(tile.row, tile.col), tile.tile]));
+  const sealedSet = () => new Set((view.sealed || []).map(([r, c]) => key(r, c)));
+  const hand = () => view.hand || [];
+  const stagedIndexes = () => new Set(staged.values());
+
+  function lastCells() {
+    const last = view.last_move;
+    if (!last || !last.tiles) return [];
+    return last.tiles.map((tile) => [tile.row, tile.col]);
+  }
+
+  function canPlaceOn(k) {
+    return myTurn() && !discardMode && !tableTiles().has(k) && !staged.has(k);
+  }
+
+  function stage(k, index) {
+    if (!canPlaceOn(k) || index === null || index === undefined || stagedIndexes().has(index)) return;
+    staged.set(k, index);
+    selected = null;
+    changed();
+  }
+
+  function unstage(k) {
+    staged.delete(k);
+    selected = null;
+    changed();
+  }
+
+  function moveStaged(fromKey, toKey) {
+    if (!canPlaceOn(toKey)) return;
+    const index = staged.get(fromKey);
+    staged.delete(fromKey);
+    staged.set(toKey, index);
+    selected = null;
+    changed();
+  }
+
+  function cellClick(row, col) {
+    const k = key(row, col);
+    board.cursor = [row, col];
+    if (!selected) {
+      if (staged.has(k)) selected = { from: "cell", key: k };
+      redraw();
+      return;
+    }
+    if (selected.from === "rack") stage(k, selected.index);
+    else if (selected.key === k) { selected = null; redraw(); }
+    else moveStaged(selected.key, k);
+  }
+
+  function drop(row, col, payload) {
+    const k = key(row, col);
+    if (payload.startsWith("rack:")) stage(k, Number(payload.slice(5)));
+    else if (payload.startsWith("cell:")) moveStaged(payload.slice(5), k);
+  }
+
+  function keyTile(row, col, char) {
+    const used = stagedIndexes();
+    const index = hand().findIndex((tile, i) => tile === char && !used.has(i));
+    if (index < 0) { ctx.say(t("js.summy.no_such_tile", { tile: face(char) }), "bad"); return; }
+    const k = key(row, col);
+    if (!canPlaceOn(k)) return;
+    stage(k, index);
+    const [dr, dc] = staged.size > 1 ? direction() === "V" ? [1, 0] : [0, 1] : singleDir === "V" ? [1, 0] : [0, 1];
+    const next = [row + dr, col + dc];
+    board.cursor = next;
+    redraw();
+  }
+
+  function direction() {
+    const cells = [...staged.keys()].map(parseKey);
+    if (cells.length < 2) return singleDir;
+    return cells.every(([r]) => r === cells[0][0]) ? "H" : "V";
+  }
+
+  function placement() {
+    return {
+      dir: direction(),
+      tiles: [...staged.entries()].map(([k, index]) => {
+        const [row, col] = parseKey(k);
+        return { row, col, tile: hand()[index] };
+      }),
+    };
+  }
+
+  function changed() {
+    verdict = null;
+    redraw();
+    check();
+  }
+
+  async function check() {
+    const seq = ++checkSeq;
+    if (!staged.size) { ctx.say("", ""); return; }
+    const body = {
+      tiles: view.tiles || [], equations: view.equations || [], hand: hand(), placement: placement(),
+    };
+    try {
+      const response = await fetch("/pages-api/summy/check", {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+      });
+      const answer = await response.json();
+      if (seq !== checkSeq) return;
+      verdict = answer;
+      if (answer.legal) ctx.say(t("js.summy.legal", { equation: answer.equation, score: answer.score }), "ok");
+      else ctx.say(answer.message || t("js.error.generic"), "bad");
+    } catch {
+      if (seq === checkSeq) ctx.say(t("js.error.network"), "bad");
+    }
+    redraw();
+  }
+
+  function confirmPlace() {
+    if (!verdict || !verdict.legal) return;
+    ctx.send({ type: "place", ...placement() });
+  }
+
+  function clearStaged() {
+    staged = new Map();
+    selected = null;
+    changed();
+  }
+
+  function toggleDiscard() {
+    discardMode = !discardMode;
+    discardPicks = new Set();
+    if (discardMode) staged = new Map();
+    selected = null;
+    verdict = null;
+    ctx.say(discardMode ? t("js.summy.discard_help") : "", "");
+    redraw();
+  }
+
+  function confirmDiscard() {
+    if (!discardPicks.size) return;
+    ctx.send({ type: "discard", tiles: [...discardPicks].map((i) => hand()[i]) });
+  }
+
+  function rackClick(index) {
+    if (discardMode) {
+      if (discardPicks.has(index)) discardPicks.delete(index);
+      else discardPicks.add(index);
+      redraw();
+      return;
+    }
+    if (selected && selected.from === "cell") {
+      unstage(selected.key);
+      return;
+    }
+    selected = selected && selected.from === "rack" && selected.index === index ? null : { from: "rack", index };
+    redraw();
+    if (selected) ctx.say(t("js.summy.now_click_cell"), "");
+  }
+
+  function tileNode(tile, extraClass, attrs = {}) {
+    const classes = ["tile", isOperator(tile) ? "op" : "", extraClass].filter(Boolean).join(" ");
+    return el(attrs.tag || "span", { ...attrs, tag: null, class: classes }, face(tile));
+  }
+
+  function redraw() {
+    if (!view) return;
+    const cells = new Map();
+    const table = tableTiles();
+    const last = new Set(lastCells().map(([r, c]) => key(r, c)));
+    const sealed = sealedSet();
+    for (const [k, tile] of table) {
+      const [r, c] = parseKey(k);
+      const label = `${tileName(tile)}, ${t("js.summy.cell", { row: r, col: c })}`
+        + (last.has(k) ? `, ${t("js.summy.last_move")}` : "");
+      cells.set(k, { node: tileNode(tile, last.has(k) ? "last" : "", { role: "img", "aria-label": label }) });
+    }
+    for (const [k, index] of staged) {
+      const tile = hand()[index];
+      const isSelected = selected && selected.from === "cell" && selected.key === k;
+      cells.set(k, { node: tileNode(tile, "staged" + (isSelected ? " selected" : ""), {
+        tag: "button", type: "button", draggable: "true", dataset: { staged: k },
+        "aria-label": t("js.summy.staged_tile", { tile: tileName(tile) }),
+        ondragstart: (event) => event.dataTransfer.setData("text/plain", `cell:${k}`),
+      }) });
+    }
+    const targets = new Set();
+    if (myTurn() && !discardMode) {
+      for (const k of [...table.keys(), ...staged.keys()]) {
+        const [r, c] = parseKey(k);
+        for (const [dr, dc] of [[0, 1], [0, -1], [1, 0], [-1, 0]]) {
+          const n = key(r + dr, c + dc);
+          if (!table.has(n) && !staged.has(n) && !sealed.has(n)) targets.add(n);
+        }
+      }
+    }
+    board.draw(cells, sealed, targets);
+    const used = stagedIndexes();
+    rack.replaceChildren(...hand().map((tile, index) => {
+      if (used.has(index)) return null;
+      const classes = [];
+      if (selected && selected.from === "rack" && selected.index === index) classes.push("selected");
+      if (discardPicks.has(index)) classes.push("discard-pick");
+      return tileNode(tile, classes.join(" "), {
+        tag: "button", type: "button", draggable: String(myTurn() && !discardMode),
+        dataset: { index, tile }, "aria-pressed": String(classes.length > 0),
+        "aria-label": discardMode ? t("js.summy.discard_tile", { tile: tileName(tile) }) : t("js.summy.rack_tile", { tile: tileName(tile) }),
+        ondragstart: (event) => event.dataTransfer.setData("text/plain", `rack:${index}`),
+        onclick: () => rackClick(index),
+      });
+    }).filter(Boolean));
+    if (view.seat === null || view.seat === undefined) rack.replaceChildren(el("span", { class: "muted" }, t("js.summy.spectating")));
+    rack.ondragover = (event) => event.preventDefault();
+    rack.ondrop = (event) => {
+      event.preventDefault();
+      const payload = event.dataTransfer.getData("text/plain");
+      if (payload.startsWith("cell:")) unstage(payload.slice(5));
+    };
+    const mine = myTurn();
+    buttons.confirm.disabled = !(mine && verdict && verdict.legal && staged.size);
+    buttons.clear.disabled = !staged.size;
+    buttons.discard.disabled = !mine || (view.stock ?? 0) === 0;
+    buttons.discard.setAttribute("aria-pressed", String(discardMode));
+    buttons.confirmDiscard.hidden = !discardMode;
+    buttons.confirmDiscard.disabled = !discardPicks.size;
+    buttons.pass.disabled = !mine || (view.stock ?? 0) > 0;
+    dirBox.hidden = staged.size !== 1;
+    for (const button of dirButtons) button.setAttribute("aria-pressed", String(button.dataset.dir === singleDir));
+    stock.textContent = t("js.summy.stock", { n: view.stock ?? 0 });
+    const spectator = view.seat === null || view.seat === undefined;
+    for (const button of Object.values(buttons)) if (spectator) button.hidden = true;
+  }
+
+  return {
+    /** Show a new view; a new move on the table clears the staging and centres on it. */
+    update(next) {
+      const before = view;
+      view = next;
+      const moveKey = JSON.stringify(next.last_move || null);
+      const handChanged = !before || JSON.stringify(before.hand) !== JSON.stringify(next.hand);
+      if (handChanged || moveKey !== lastMoveKey || !myTurn()) {
+        staged = new Map();
+        selected = null;
+        discardPicks = new Set();
+        discardMode = false;
+        verdict = null;
+      }
+      redraw();
+      if (moveKey !== lastMoveKey || !before) board.centreOn(lastCells());
+      lastMoveKey = moveKey;
+    },
+    /** Whether the viewer must act now. */
+    myTurn,
+    /** A one-line description of an event for the game log. */
+    describe(event) { return describeSummy(event, ctx.seatName); },
+    /** A refused action: show the engine's message. */
+    refused(message) { ctx.say(translateMessage(message), "bad"); },
+  };
+}
+
+/** A readable line for a Summy event. */
+export function describeSummy(event, seatName) {
+  switch (event.type) {
+    case "place": return t("js.summy.log_place", { name: seatName(event.seat), equation: event.equation || "", score: event.score ?? 0 });
+    case "discard": return t("js.summy.log_discard", { name: seatName(event.seat), n: event.count ?? event.tiles ?? "?" });
+    case "pass": return t("js.summy.log_pass", { name: seatName(event.seat) });
+    case "game_over": return t("js.log.game_over");
+    default: return null;
+  }
+}

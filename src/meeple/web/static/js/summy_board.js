@@ -1,0 +1,240 @@
+// The Summy table's growing grid: pan and zoom by mouse, touch and keyboard; cells by key "row,col".
+import { el, t } from "./i18n.js";
+
+export const CELL = 40;
+const MARGIN = 3;
+const OPERATORS = { x: "×", ":": "÷" };
+
+/** How a tile is written on its face. */
+export function face(tile) {
+  return OPERATORS[tile] || tile;
+}
+
+/** The accessible name of a tile. */
+export function tileName(tile) {
+  return { "+": t("js.summy.plus"), "-": t("js.summy.minus"), x: t("js.summy.times"),
+    ":": t("js.summy.divide"), "=": t("js.summy.equals") }[tile] || tile;
+}
+
+export const key = (row, col) => `${row},${col}`;
+export const parseKey = (text) => text.split(",").map(Number);
+
+/**
+ * A pannable, zoomable grid inside `viewport`. `handlers.cellClick(row, col)`,
+ * `handlers.drop(row, col, payload)` and `handlers.keyTile(row, col, char)` do the game's part.
+ */
+export function createBoard(viewport, handlers) {
+  const plane = el("div", { class: "summy-plane" });
+  const zoomBox = el("div", { class: "zoom" },
+    el("button", { type: "button", class: "small", "aria-label": t("js.summy.zoom_in"), onclick: () => zoomBy(1.25) }, "+"),
+    el("button", { type: "button", class: "small", "aria-label": t("js.summy.zoom_out"), onclick: () => zoomBy(0.8) }, "−"),
+    el("button", { type: "button", class: "small", "aria-label": t("js.summy.centre"), onclick: () => centreOn(lastCells) }, "◎"));
+  viewport.replaceChildren(plane, zoomBox);
+  let pan = { x: 0, y: 0 };
+  let zoom = 1;
+  let bounds = { r0: -MARGIN, c0: -MARGIN, r1: MARGIN, c1: MARGIN };
+  let cursor = [0, 0];
+  let lastCells = [[0, 0]];
+  const pointers = new Map();
+  let pinchStart = null;
+  let dragged = false;
+
+  function apply() {
+    plane.style.transform = `translate(${pan.x}px, ${pan.y}px) scale(${zoom})`;
+  }
+
+  function zoomBy(factor, cx = viewport.clientWidth / 2, cy = viewport.clientHeight / 2) {
+    const next = Math.min(2.5, Math.max(0.35, zoom * factor));
+    pan.x = cx - ((cx - pan.x) * next) / zoom;
+    pan.y = cy - ((cy - pan.y) * next) / zoom;
+    zoom = next;
+    apply();
+  }
+
+  function cellCentre(row, col) {
+    return [((col - bounds.c0) + 0.5) * CELL, ((row - bounds.r0) + 0.5) * CELL];
+  }
+
+  function centreOn(cells) {
+    if (!cells.length) return;
+    const xs = cells.map(([r, c]) => cellCentre(r, c)[0]);
+    const ys = cells.map(([r, c]) => cellCentre(r, c)[1]);
+    const x = (Math.min(...xs) + Math.max(...xs)) / 2;
+    const y = (Math.min(...ys) + Math.max(...ys)) / 2;
+    pan.x = viewport.clientWidth / 2 - x * zoom;
+    pan.y = viewport.clientHeight / 2 - y * zoom;
+    apply();
+  }
+
+  function keepVisible(row, col) {
+    const [x, y] = cellCentre(row, col);
+    const sx = pan.x + x * zoom;
+    const sy = pan.y + y * zoom;
+    const pad = CELL * zoom;
+    if (sx < pad) pan.x += pad - sx;
+    if (sy < pad) pan.y += pad - sy;
+    if (sx > viewport.clientWidth - pad) pan.x -= sx - (viewport.clientWidth - pad);
+    if (sy > viewport.clientHeight - pad) pan.y -= sy - (viewport.clientHeight - pad);
+    apply();
+  }
+
+  viewport.addEventListener("wheel", (event) => {
+    event.preventDefault();
+    const box = viewport.getBoundingClientRect();
+    zoomBy(event.deltaY < 0 ? 1.1 : 0.9, event.clientX - box.left, event.clientY - box.top);
+  }, { passive: false });
+
+  viewport.addEventListener("pointerdown", (event) => {
+    if (event.target.closest("button, .tile")) return;
+    pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    dragged = false;
+    if (pointers.size === 2) {
+      const [a, b] = [...pointers.values()];
+      pinchStart = { distance: Math.hypot(a.x - b.x, a.y - b.y), zoom };
+    }
+  });
+  viewport.addEventListener("pointermove", (event) => {
+    const previous = pointers.get(event.pointerId);
+    if (!previous) return;
+    const now = { x: event.clientX, y: event.clientY };
+    pointers.set(event.pointerId, now);
+    if (pointers.size === 1) {
+      const dx = now.x - previous.x;
+      const dy = now.y - previous.y;
+      if (Math.abs(dx) + Math.abs(dy) > 0) {
+        if (!dragged && Math.hypot(dx, dy) < 3) return;
+        dragged = true;
+        viewport.setPointerCapture(event.pointerId);
+        pan.x += dx;
+        pan.y += dy;
+        apply();
+      }
+    } else if (pointers.size === 2 && pinchStart) {
+      const [a, b] = [...pointers.values()];
+      const distance = Math.hypot(a.x - b.x, a.y - b.y);
+      zoomBy((pinchStart.zoom * distance) / pinchStart.distance / zoom);
+    }
+  });
+  const release = (event) => {
+    pointers.delete(event.pointerId);
+    if (pointers.size < 2) pinchStart = null;
+  };
+  viewport.addEventListener("pointerup", release);
+  viewport.addEventListener("pointercancel", release);
+  viewport.addEventListener("click", (event) => {
+    if (dragged) { dragged = false; return; }
+    const cell = event.target.closest("[data-cell]");
+    if (cell) {
+      cursor = parseKey(cell.dataset.cell);
+      handlers.cellClick(...cursor);
+    }
+  });
+  viewport.addEventListener("dragover", (event) => {
+    if (event.target.closest("[data-cell]")) event.preventDefault();
+  });
+  viewport.addEventListener("drop", (event) => {
+    const cell = event.target.closest("[data-cell]");
+    if (!cell) return;
+    event.preventDefault();
+    handlers.drop(...parseKey(cell.dataset.cell), event.dataTransfer.getData("text/plain"));
+  });
+  viewport.addEventListener("keydown", (event) => {
+    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    if (event.key in moves) {
+      event.preventDefault();
+      const [dr, dc] = moves[event.key];
+      if (event.shiftKey) {
+        pan.x -= dc * CELL;
+        pan.y -= dr * CELL;
+        apply();
+        return;
+      }
+      cursor = [cursor[0] + dr, cursor[1] + dc];
+      handlers.redraw();
+      keepVisible(...cursor);
+      return;
+    }
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      handlers.cellClick(...cursor);
+    } else if (event.key === "PageUp" || (event.key === "+" && event.ctrlKey)) {
+      event.preventDefault();
+      zoomBy(1.25);
+    } else if (event.key === "PageDown" || (event.key === "-" && event.ctrlKey)) {
+      event.preventDefault();
+      zoomBy(0.8);
+    } else if (event.key === "Home") {
+      event.preventDefault();
+      centreOn(lastCells);
+    } else if (event.key === "Backspace" || event.key === "Delete") {
+      event.preventDefault();
+      handlers.takeBack(...cursor);
+    } else if (event.key.length === 1 && "0123456789+-x*:/=".includes(event.key)) {
+      event.preventDefault();
+      const char = { "*": "x", "/": ":" }[event.key] || event.key;
+      handlers.keyTile(...cursor, char);
+    }
+  });
+
+  return {
+    /** Draw every cell in `cells` (a Map key -> {tile, kind, sealed}); keep the view steady. */
+    draw(cells, sealed, extra) {
+      const rows = [0];
+      const cols = [0];
+      for (const k of [...cells.keys(), ...sealed, ...extra]) {
+        const [r, c] = parseKey(k);
+        rows.push(r);
+        cols.push(c);
+      }
+      const next = {
+        r0: Math.min(...rows, cursor[0]) - MARGIN, c0: Math.min(...cols, cursor[1]) - MARGIN,
+        r1: Math.max(...rows, cursor[0]) + MARGIN, c1: Math.max(...cols, cursor[1]) + MARGIN,
+      };
+      // Keep what is on screen in place when the grid grows up or left.
+      pan.x += (next.c0 - bounds.c0) * CELL * zoom;
+      pan.y += (next.r0 - bounds.r0) * CELL * zoom;
+      bounds = next;
+      plane.style.width = `${(bounds.c1 - bounds.c0 + 1) * CELL}px`;
+      plane.style.height = `${(bounds.r1 - bounds.r0 + 1) * CELL}px`;
+      const nodes = [];
+      for (let r = bounds.r0; r <= bounds.r1; r++) {
+        for (let c = bounds.c0; c <= bounds.c1; c++) {
+          const k = key(r, c);
+          const content = cells.get(k);
+          const isSealed = sealed.has(k);
+          const isCursor = cursor[0] === r && cursor[1] === c;
+          if (!content && !isSealed && !isCursor && !extra.has(k)) continue;
+          const classes = ["cell"];
+          if (isSealed) classes.push("sealed");
+          if (isCursor) classes.push("cursor");
+          if (extra.has(k)) classes.push("target");
+          const node = el("div", {
+            class: classes.join(" "), dataset: { cell: k },
+            style: `left:${(c - bounds.c0) * CELL}px;top:${(r - bounds.r0) * CELL}px`,
+            title: isSealed ? t("js.summy.sealed") : null,
+          });
+          if (content) node.append(content.node);
+          nodes.push(node);
+        }
+      }
+      // Empty cells next to tiles are drop targets too: draw a faint grid of them.
+      for (let r = bounds.r0; r <= bounds.r1; r++) {
+        for (let c = bounds.c0; c <= bounds.c1; c++) {
+          const k = key(r, c);
+          if (cells.has(k) || sealed.has(k) || extra.has(k) || (cursor[0] === r && cursor[1] === c)) continue;
+          nodes.push(el("div", { class: "cell", dataset: { cell: k },
+            style: `left:${(c - bounds.c0) * CELL}px;top:${(r - bounds.r0) * CELL}px` }));
+        }
+      }
+      plane.replaceChildren(...nodes);
+      apply();
+    },
+    /** Centre on these cells (the last move) and remember them for the centre button. */
+    centreOn(cells) {
+      lastCells = cells.length ? cells : [[0, 0]];
+      centreOn(lastCells);
+    },
+    get cursor() { return cursor; },
+    set cursor(cell) { cursor = cell; },
+  };
+}
