@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from importlib import import_module
 
-COMMAND_MODULES: tuple[str, ...] = ("summy", "slide", "arena")
+COMMAND_MODULES: tuple[str, ...] = ("summy", "slide", "arena", "serve")
 
 
 def build_parser() -> argparse.ArgumentParser:
