@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from slide_helpers import grid
 
 from meeple.games.slide.grid import (
@@ -13,6 +15,7 @@ from meeple.games.slide.grid import (
     final_tally,
     landing_index,
     slide_in,
+    with_hole,
 )
 
 # A grid with the hole at (1,1); the values only tell the cards apart.
@@ -140,3 +143,26 @@ def test_cancelling_and_points(final: str, points: int, left: int, after: str) -
     expected = tuple(None if c == 0 else c for c in grid(after))
     assert final_tally(values) == (points, left, expected)
     assert cancelled(values) == tuple(c is None for c in expected)
+
+
+@given(
+    cards=st.lists(st.integers(1, 10) | st.integers(-10, -1), min_size=16,
+                   max_size=16),
+    hole=st.integers(0, 15),
+    value=st.integers(1, 10),
+    side=st.sampled_from(["left", "right", "top", "bottom"]),
+)  # fmt: skip
+def test_a_slide_moves_only_the_hole_line_and_keeps_every_card(
+    cards: list[int], hole: int, value: int, side: str
+) -> None:
+    before = with_hole(tuple(cards), hole)
+    if side not in ENTRIES[hole]:
+        assert entry_refusal(hole, side) is not None  # type: ignore[arg-type]
+        return
+    after = slide_in(before, value, side)  # type: ignore[arg-type]
+    assert 0 not in after
+    assert after[landing_index(hole, side)] == value  # type: ignore[arg-type]
+    assert sorted(after) == sorted([c for c in before if c != 0] + [value])
+    row, col = divmod(hole, 4)
+    moving = (lambda i: i // 4 == row) if side in ("left", "right") else (lambda i: i % 4 == col)
+    assert all(after[i] == before[i] for i in range(16) if not moving(i))
