@@ -164,3 +164,19 @@ def test_sixteen_rounds_then_every_card_is_face_up_and_the_game_ends() -> None:
     assert all(GAME.legal_actions(state, s) == [] for s in range(4))
     with pytest.raises(IllegalAction, match="the game is over"):
         GAME.apply(state, 0, Take(1, "left"))
+
+
+@pytest.mark.parametrize(
+    ("action", "message"),
+    [
+        (Reveal((4, 0)), r"there is no cell \(4,0\): rows and columns go from 0 to 3"),
+        (Reveal((0, -1)), r"there is no cell \(0,-1\)"),
+    ],
+)
+def test_actions_built_by_hand_are_checked_too(action: Reveal, message: str) -> None:
+    with pytest.raises(IllegalAction, match=message):
+        GAME.apply(three_seats(), 0, action)
+    with pytest.raises(IllegalAction, match="the side must be one of left, right, top, bottom"):
+        GAME.apply(revealed(first=1), 1, Take(1, "up"))  # type: ignore[arg-type]
+    with pytest.raises(IllegalAction, match="is not a Slide action"):
+        GAME.apply(revealed(first=1), 1, {"type": "take"})  # type: ignore[arg-type]

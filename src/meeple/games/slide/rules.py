@@ -14,12 +14,16 @@ from meeple.games.slide.actions import REVEALS, TAKES, Action, Reveal, Take
 from meeple.games.slide.grid import (
     ENTRIES,
     HOLE,
+    SIDES,
+    SIZE,
+    cell_index,
     entry_refusal,
     final_tally,
     index_cell,
     landing_index,
     rows,
     slide_in,
+    with_hole,
 )
 from meeple.games.slide.state import (
     DRAFT,
@@ -87,7 +91,9 @@ def _reveal(state: State, seat: Seat, action: Reveal) -> tuple[State, list[Event
     if seat not in state.waiting:
         raise IllegalAction(f"seat {seat} has already picked a card this round")
     row, col = action.cell
-    index = row * 4 + col
+    if not (0 <= row < SIZE and 0 <= col < SIZE):
+        raise IllegalAction(f"there is no cell ({row},{col}): rows and columns go from 0 to 3")
+    index = cell_index(action.cell)
     if state.grids[seat][index] >= 0:
         raise IllegalAction(
             f"the card at ({row},{col}) is face up: pick one of your face-down cards"
@@ -109,7 +115,7 @@ def _turn_up_picks(
     cards: list[Event] = []
     for seat, (grid, index) in enumerate(zip(state.grids, picks, strict=True)):
         value = -grid[index]
-        grids.append((*grid[:index], HOLE, *grid[index + 1 :]))
+        grids.append(with_hole(grid, index))
         values.append(value)
         cards.append({"seat": seat, "cell": list(index_cell(index)), "value": value})
     pool = tuple(sorted(values))
@@ -138,6 +144,8 @@ def _take(state: State, seat: Seat, action: Take) -> tuple[State, list[Event]]:
         raise IllegalAction(f"it is seat {state.turn}'s turn to take a card, not seat {seat}'s")
     pool = state.pool
     value, side = action.value, action.side
+    if side not in SIDES:
+        raise IllegalAction(f"the side must be one of {', '.join(SIDES)}, not {side!r}")
     if value not in pool:
         shown = ", ".join(map(str, pool))
         raise IllegalAction(f"there is no {value} in the pool (the pool holds {shown})")
