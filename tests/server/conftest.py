@@ -1,0 +1,48 @@
+"""Fixtures of the server tests: databases (SQLite and PostgreSQL), a live server."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import sqlalchemy
+from server_harness import PG_URL, LiveServer, make_settings, missing_service, start_server
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """A PostgreSQL URL whose search path is a fresh schema, dropped afterwards."""
+    schema = f"t_{secrets.token_hex(6)}"
+    try:
+        admin = sqlalchemy.create_engine(PG_URL)
+        with admin.begin() as connection:
+            connection.execute(sqlalchemy.text(f"CREATE SCHEMA {schema}"))
+    except sqlalchemy.exc.OperationalError as exc:
+        missing_service("PostgreSQL at 127.0.0.1:5432", str(exc.orig).splitlines()[0])
+    try:
+        yield f"{PG_URL}?options=-csearch_path%3D{schema}"
+    finally:
+        with admin.begin() as connection:
+            connection.execute(sqlalchemy.text(f"DROP SCHEMA {schema} CASCADE"))
+        admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Each storage test runs on SQLite and on PostgreSQL."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'store.db'}"
+    url: str = request.getfixturevalue("pg_url")
+    return url
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[LiveServer]:
+    """A live server on SQLite with a manual clock."""
+    live = start_server(make_settings(tmp_path))
+    try:
+        yield live
+    finally:
+        live.stop()

@@ -1,0 +1,314 @@
+"""A real server on a free loopback port, and clients that talk to it over HTTP and WebSocket.
+
+The server runs uvicorn in a thread with a :class:`ManualClock`, so tests move
+time by hand; clients are httpx and the ``websockets`` sync client, so every
+request crosses a real socket. Every message any test socket receives is
+recorded (for the secrets test).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+import httpx
+import pytest
+import uvicorn
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+from meeple.bots import get_bot
+from meeple.config import Settings
+from meeple.games import get_game
+from meeple.tables.clock import ManualClock
+from meeple.web.app import create_app
+from meeple.web.services import Services
+
+PG_URL = os.environ.get("MEEPLE_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+REDIS_URL = os.environ.get("MEEPLE_TEST_REDIS", "redis://127.0.0.1:6379/15")
+
+
+def services_required() -> bool:
+    """CI sets MEEPLE_REQUIRE_SERVICES=1: a missing PostgreSQL or Redis then fails the test."""
+    return os.environ.get("MEEPLE_REQUIRE_SERVICES") == "1"
+
+
+def missing_service(what: str, reason: str) -> None:
+    """Skip (or fail, when services are required) because ``what`` is not reachable."""
+    message = f"{what} is not reachable ({reason})"
+    if services_required():
+        pytest.fail(message + " and MEEPLE_REQUIRE_SERVICES=1")
+    pytest.skip(message)
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def make_settings(tmp_path: Path, db_url: str | None = None, **overrides: Any) -> Settings:
+    """Settings for a test server: its own folder, fast thread bots, a fixed secret key."""
+    values: dict[str, Any] = {
+        "data_dir": tmp_path,
+        "db": db_url or f"sqlite:///{tmp_path / 'meeple.db'}",
+        "secret_key": "k" * 40,
+        "bot_executor": "thread",
+        "bot_workers": 2,
+        "bot_budget_s": 0.05,
+        "auth_attempts_per_minute": 1000,
+    }
+    values.update(overrides)
+    return Settings(**values)
+
+
+@dataclass
+class LiveServer:
+    """A server running in this process, reachable only through its sockets."""
+
+    url: str
+    clock: ManualClock
+    services: Services
+    server: uvicorn.Server
+    thread: threading.Thread
+    received: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+
+    @property
+    def ws_url(self) -> str:
+        """The ``ws://`` base URL."""
+        return "ws" + self.url.removeprefix("http")
+
+    def client(self, label: str = "client") -> Client:
+        """A new client with its own cookie jar."""
+        return Client(self, label)
+
+    def stop(self) -> None:
+        """Shut the server down and wait for it."""
+        self.server.should_exit = True
+        self.thread.join(timeout=20)
+
+    def advance(self, seconds: float) -> None:
+        """Move the server's clock forward."""
+        self.clock.advance(seconds)
+
+
+def start_server(settings: Settings) -> LiveServer:
+    """Start uvicorn in a thread on a free port; returns once it accepts connections."""
+    clock = ManualClock()
+    app = create_app(settings, clock)
+    port = free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.01)
+    return LiveServer(f"http://127.0.0.1:{port}", clock, app.state.services, server, thread)
+
+
+class Client:
+    """A browser-like client: an HTTP session with cookies, and table sockets."""
+
+    def __init__(self, server: LiveServer, label: str) -> None:
+        self.server = server
+        self.label = label
+        self.http = httpx.Client(base_url=server.url, timeout=30)
+        self.user: dict[str, Any] | None = None
+
+    def post(self, path: str, body: Any = None, expect: int | None = 200) -> Any:
+        """POST JSON; checks the status when ``expect`` is given; returns the JSON body."""
+        response = self.http.post(path, json=body)
+        if expect is not None:
+            assert response.status_code == expect, (path, response.status_code, response.text)
+        return response.json() if response.content else None
+
+    def get(self, path: str, expect: int | None = 200, **params: Any) -> Any:
+        """GET JSON, checking the status when ``expect`` is given."""
+        response = self.http.get(path, params=params)
+        if expect is not None:
+            assert response.status_code == expect, (path, response.status_code, response.text)
+        return response.json()
+
+    def guest(self) -> dict[str, Any]:
+        """Play as a guest."""
+        self.user = self.post("/api/auth/guest", expect=201)
+        return self.user
+
+    def register(self, name: str, password: str = "Tile-Slider-42") -> dict[str, Any]:
+        """Create an account (and sign in)."""
+        self.user = self.post("/api/auth/register", {"name": name, "password": password}, 201)
+        return self.user
+
+    def create_table(self, **spec: Any) -> dict[str, Any]:
+        """Open a table; returns ``{"table": ..., "invite_url": ...}``."""
+        result: dict[str, Any] = self.post("/api/tables", spec, 201)
+        return result
+
+    def connect(self, table_id: str, since: int | None = None, invite: str | None = None) -> Socket:
+        """Open the table's WebSocket with this client's cookies."""
+        query = []
+        if since is not None:
+            query.append(f"since={since}")
+        if invite is not None:
+            query.append(f"invite={invite}")
+        url = f"{self.server.ws_url}/ws/tables/{table_id}" + ("?" + "&".join(query) if query else "")
+        return Socket(self, url)
+
+    def cookie_header(self) -> str:
+        """The Cookie header a browser would send."""
+        return "; ".join(f"{name}={value}" for name, value in self.http.cookies.items())
+
+    def close(self) -> None:
+        """Close the HTTP session."""
+        self.http.close()
+
+
+class Socket:
+    """A table WebSocket; every message received is kept and recorded on the server."""
+
+    def __init__(self, client: Client, url: str) -> None:
+        self.client = client
+        headers = {"Cookie": client.cookie_header()} if client.http.cookies else {}
+        self.ws: ClientConnection = connect(url, additional_headers=headers, open_timeout=10, legacy=True)
+        self.messages: list[dict[str, Any]] = []
+        self.version = 0
+        self.view: dict[str, Any] | None = None
+        self.to_act: list[int] = []
+        self.seat: int | None = None
+        self.finished = False
+
+    def send(self, message: Any) -> None:
+        """Send a JSON message (or raw text if given a string)."""
+        self.ws.send(message if isinstance(message, str | bytes) else json.dumps(message))
+
+    def recv(self, timeout: float = 10.0) -> dict[str, Any]:
+        """The next message; ``TimeoutError`` if none comes in time."""
+        message: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
+        self.messages.append(message)
+        self.client.server.received.append((self.client.label, message))
+        self._track(message)
+        return message
+
+    def _track(self, message: dict[str, Any]) -> None:
+        kind = message.get("type")
+        if kind == "hello":
+            self.version, self.seat = message["version"], message["seat"]
+            self.view, self.to_act = message["view"], message["table"]["to_act"]
+            self.finished = message["table"]["status"] == "finished"
+        elif kind == "event":
+            assert message["version"] == self.version + 1, ("out of step", self.version, message)
+            self.version = message["version"]
+            self.view, self.to_act = message["view"], message["to_act"]
+            if message["kind"] == "finish":
+                self.finished = True
+        elif kind == "resume":
+            self.version = message["from"]
+
+    def recv_until(self, check: Callable[[dict[str, Any]], bool], timeout: float = 20.0) -> dict[str, Any]:
+        """Receive until a message passes ``check``; returns it."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"{self.client.label}: no message passed the check")
+            message = self.recv(timeout=left)
+            if check(message):
+                return message
+
+    def drain(self, wait: float = 0.0) -> list[dict[str, Any]]:
+        """Every message already waiting (waiting up to ``wait`` for the first)."""
+        got = []
+        try:
+            while True:
+                got.append(self.recv(timeout=wait))
+                wait = 0.0
+        except TimeoutError:
+            return got
+
+    def close(self) -> None:
+        """Close the socket."""
+        try:
+            self.ws.close()
+        except ConnectionClosed:
+            pass
+
+
+def brain(game_name: str, seed: int) -> Callable[[dict[str, Any], int], Any]:
+    """A test player's mind: the random bot of that game, seeing only the view sent."""
+    bot = get_bot(game_name, "random", seed)
+    return lambda view, seat: bot.choose(view, seat, 0.05)
+
+
+def play_out(
+    sockets: dict[int, Socket],
+    game_name: str,
+    watchers: tuple[Socket, ...] = (),
+    stop: Callable[[], bool] = lambda: False,
+    timeout: float = 120.0,
+) -> int:
+    """Let the seated sockets play (random bot minds) until the game ends or ``stop()``.
+
+    Returns the number of actions the sockets sent. Each action carries a
+    fresh client id; the next one is sent only after its ack.
+    """
+    minds = {seat: brain(game_name, 1000 + seat) for seat in sockets}
+    sent = 0
+    deadline = time.monotonic() + timeout
+    while not all(s.finished for s in sockets.values()) and not stop():
+        assert time.monotonic() < deadline, "the game did not finish in time"
+        acted = False
+        for seat, sock in sockets.items():
+            sock.drain()
+            if sock.finished or seat not in sock.to_act or sock.view is None:
+                continue
+            action = minds[seat](sock.view, seat)
+            client_id = f"{sock.client.label}-{sent}"
+            sock.send({"type": "action", "id": client_id, "action": action})
+            ack = sock.recv_until(lambda m, cid=client_id: m.get("id") == cid)
+            assert ack["type"] == "ack", ack
+            sock.recv_until(lambda m, v=ack["version"], s=sock: s.version >= v)
+            sent += 1
+            acted = True
+        for watcher in watchers:
+            watcher.drain()
+        if not acted:
+            for sock in sockets.values():
+                sock.drain(wait=0.02)
+    for sock in (*sockets.values(), *watchers):
+        sock.drain(wait=0.05)
+    return sent
+
+
+@contextmanager
+def running(settings: Settings) -> Iterator[LiveServer]:
+    """A live server for the duration of a ``with`` block."""
+    server = start_server(settings)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def url_path(invite_url: str) -> tuple[str, str]:
+    """The table id and invite token in an invite link."""
+    parsed = urlparse(invite_url)
+    table_id = parsed.path.rsplit("/", 1)[-1]
+    token = parsed.query.removeprefix("invite=")
+    return table_id, token
+
+
+GAMES = {name: get_game(name) for name in ("summy", "slide")}
