@@ -1,0 +1,153 @@
+"""``meeple summy moves | check | replay``: Summy positions, moves and game records from files.
+
+- ``moves POSITION.json [--best N] [--text]``: every legal placement of the
+  player to move as one JSON array (``shared/formats/summy-position.md``), or
+  the N best; ``--text`` prints a readable table instead.
+- ``check POSITION.json MOVE.json``: whether the move is legal and its score,
+  or the rule it breaks (exit 0 legal, 1 illegal).
+- ``replay RECORD.json``: the final scores, or the first bad action and why (exit 1).
+
+Bad input (unreadable file, invalid JSON, an invalid position, move or record)
+exits with status 2 and one line on standard error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from meeple.cli.common import InputError, fail, read_json_file
+from meeple.games.base import GameRecord, IllegalAction, RecordError, replay
+from meeple.games.summy import GAME
+from meeple.games.summy.formats import (
+    FormatError,
+    claimed_score_and_text,
+    move_to_json,
+    placement_from_json,
+    position_from_json,
+)
+from meeple.games.summy.notation import move_text
+from meeple.games.summy.rules import check_move
+from meeple.games.summy.tiles import Move, Position
+
+
+def register(subparsers: Any) -> None:
+    """Add ``meeple summy`` and its sub-commands."""
+    parser = subparsers.add_parser(
+        "summy", help="Summy tools: list legal moves, check a move, replay a game record"
+    )
+    commands = parser.add_subparsers(dest="summy_command", required=True, metavar="COMMAND")
+
+    moves = commands.add_parser("moves", help="every legal placement of the player to move")
+    moves.add_argument("position", metavar="POSITION.json", help="a position ('-' for stdin)")
+    moves.add_argument("--best", type=_positive, metavar="N", help="only the N highest-scoring")
+    moves.add_argument("--text", action="store_true", help="a readable table instead of JSON")
+    moves.set_defaults(func=run_moves)
+
+    check = commands.add_parser("check", help="is this move legal here, and what does it score")
+    check.add_argument("position", metavar="POSITION.json")
+    check.add_argument("move", metavar="MOVE.json")
+    check.set_defaults(func=run_check)
+
+    replay_parser = commands.add_parser("replay", help="replay a game record: final scores")
+    replay_parser.add_argument("record", metavar="RECORD.json")
+    replay_parser.set_defaults(func=run_replay)
+
+
+def _positive(text: str) -> int:
+    """An argparse type: an integer of 1 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not 1 or more")
+    return value
+
+
+def _read_position(path: str) -> Position:
+    """The position in ``path``; exits 2 with one line if it is bad."""
+    try:
+        return position_from_json(read_json_file(path))
+    except (InputError, FormatError) as exc:
+        fail(f"{path}: {exc}" if isinstance(exc, FormatError) else str(exc))
+
+
+def moves_table(moves: Sequence[Move]) -> str:
+    """Moves as a readable table: score, notation, equation, one move a line."""
+    if not moves:
+        return "no legal placement"
+    width = max(len(move_text(move)) for move in moves)
+    lines = [f"{'score':>5}  {'move':<{width}}  equation"]
+    lines += [f"{m.score:>5}  {move_text(m):<{width}}  {m.equation_text}" for m in moves]
+    return "\n".join(lines)
+
+
+def run_moves(args: argparse.Namespace) -> int:
+    """Print every legal placement (or the best N) of the position's player to move."""
+    from meeple.games.summy.movegen import best_moves, legal_moves
+
+    position = _read_position(args.position)
+    moves = best_moves(position, args.best) if args.best else list(legal_moves(position))
+    if args.text:
+        print(moves_table(moves))
+    else:
+        print(json.dumps([move_to_json(move) for move in moves]))
+    return 0
+
+
+def run_check(args: argparse.Namespace) -> int:
+    """Say whether the move is legal and what it scores, or which rule it breaks."""
+    position = _read_position(args.position)
+    try:
+        data = read_json_file(args.move)
+        placement = placement_from_json(data)
+        claimed_score, claimed_text = claimed_score_and_text(data)
+    except InputError as exc:
+        fail(str(exc))
+    except FormatError as exc:
+        fail(f"{args.move}: {exc}")
+    try:
+        move = check_move(position, placement)
+    except IllegalAction as exc:
+        print(f"illegal: {exc}")
+        return 1
+    if claimed_text is not None and claimed_text != move.equation_text:
+        print(f"illegal: the move makes {move.equation_text}, not {claimed_text} as the file says")
+        return 1
+    if claimed_score is not None and claimed_score != move.score:
+        print(f"illegal: the move scores {move.score}, not {claimed_score} as the file says")
+        return 1
+    print(f"legal: {move.equation_text} scores {move.score} ({move_text(move)})")
+    return 0
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """Replay a record: final (or current) scores, or the first bad action and why."""
+    try:
+        record = GameRecord.from_json(read_json_file(args.record))
+    except InputError as exc:
+        fail(str(exc))
+    except RecordError as exc:
+        fail(f"{args.record}: {exc}")
+    if record.game != GAME.name:
+        fail(f"{args.record}: this is a {record.game!r} record, not 'summy'")
+    try:
+        states = replay(GAME, record)
+    except RecordError as exc:
+        print(f"refused: {exc}")
+        return 1
+    final = states[-1]
+    for seat, score in enumerate(final.scores):
+        print(f"seat {seat}: {score}")
+    result = GAME.result(final)
+    if result is None:
+        print(f"not over after {len(record.actions)} actions: seat {final.turn} to move")
+    elif len(result.winners) > 1:
+        seats = ", ".join(str(seat) for seat in result.winners)
+        print(f"shared victory: seats {seats} ({result.reason})")
+    else:
+        print(f"winner: seat {result.winners[0]} ({result.reason})")
+    return 0
