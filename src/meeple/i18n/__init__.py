@@ -1,0 +1,109 @@
+"""Translations of every text the pages show, in English, French, Japanese and Italian.
+
+Each language has one gettext catalog, ``po/<lang>.po``, read with Babel at
+start-up (no compile step). Message ids are dotted keys such as
+``nav.sign_in``, never English sentences: a key that a catalog lacks is shown
+as the key itself, so a missing translation is visible on the page and the
+browser tests catch it.
+
+>>> catalog("fr").gettext("nav.play")
+'Jouer'
+>>> negotiate("ja,en;q=0.5", None)
+'ja'
+>>> negotiate("de-DE,de;q=0.9", "it")
+'it'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from babel.messages.pofile import read_po
+
+LANGUAGES: tuple[str, ...] = ("en", "fr", "ja", "it")
+"""Every language the pages come in; the first is the fallback."""
+
+LANGUAGE_NAMES: dict[str, str] = {
+    "en": "English",
+    "fr": "Français",
+    "ja": "日本語",
+    "it": "Italiano",
+}
+"""Each language's name in that language, for the language switch."""
+
+LANG_COOKIE = "meeple_lang"
+"""The cookie that remembers a chosen language."""
+
+PO_DIR = Path(__file__).parent / "po"
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """One language's messages: ``gettext(key, **values)`` fills ``{name}`` fields."""
+
+    lang: str
+    messages: dict[str, str]
+
+    def gettext(self, key: str, **values: Any) -> str:
+        """The text for ``key``, or the key itself when this catalog lacks it."""
+        text = self.messages.get(key)
+        if not text:
+            return key
+        return text.format(**values) if values else text
+
+    def with_prefix(self, *prefixes: str) -> dict[str, str]:
+        """The messages whose keys start with one of ``prefixes`` (for the JS catalog)."""
+        return {k: v for k, v in self.messages.items() if k.startswith(prefixes)}
+
+
+@cache
+def catalog(lang: str) -> Catalog:
+    """The catalog of ``lang`` (one of :data:`LANGUAGES`), read once from its .po file."""
+    if lang not in LANGUAGES:
+        raise KeyError(f"unknown language {lang!r}; choose one of: {', '.join(LANGUAGES)}")
+    with (PO_DIR / f"{lang}.po").open("rb") as handle:
+        po = read_po(handle, locale=lang)
+    messages = {
+        str(message.id): str(message.string)
+        for message in po
+        if message.id and isinstance(message.id, str) and message.string
+    }
+    return Catalog(lang, messages)
+
+
+def parse_accept_language(header: str) -> list[str]:
+    """The primary language codes of an Accept-Language header, preferred first.
+
+    >>> parse_accept_language("fr-CH, fr;q=0.9, en;q=0.8, *;q=0.5")
+    ['fr', 'fr', 'en', '*']
+    """
+    weighted: list[tuple[float, int, str]] = []
+    for index, part in enumerate(header.split(",")):
+        fields = part.strip().split(";")
+        code = fields[0].strip().lower().split("-")[0]
+        if not code:
+            continue
+        quality = 1.0
+        for field in fields[1:]:
+            name, _, value = field.strip().partition("=")
+            if name == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = 0.0
+        if quality > 0:
+            weighted.append((-quality, index, code))
+    return [code for _q, _i, code in sorted(weighted)]
+
+
+def negotiate(accept_language: str | None, chosen: str | None) -> str:
+    """The language to show: a chosen one (the cookie) first, then the browser's, else English."""
+    if chosen in LANGUAGES:
+        return str(chosen)
+    for code in parse_accept_language(accept_language or ""):
+        if code in LANGUAGES:
+            return code
+    return LANGUAGES[0]
