@@ -12,11 +12,13 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
 
 from meeple import __version__
 from meeple.config import Settings
 from meeple.tables.clock import Clock
 from meeple.tables.errors import TableError
+from meeple.web import pages
 from meeple.web.routes import auth, records, tables, users
 from meeple.web.services import Services
 from meeple.web.sockets import router as sockets_router
@@ -64,4 +66,6 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
     app.include_router(records.router)
     app.include_router(users.router)
     app.include_router(sockets_router)
+    app.include_router(pages.router)
+    app.mount("/static", StaticFiles(directory=pages.STATIC_DIR), name="static")
     return app
