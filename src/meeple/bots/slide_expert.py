@@ -1,0 +1,131 @@
+"""Slide ``expert``: determinized Monte Carlo search over the unseen cards.
+
+The candidate actions are first ranked by the ``strong`` estimates; the best
+few then compete in successive halving: each round plays every survivor out
+on the same sampled deals (face-down values drawn from the unseen cards,
+other seats' pending picks drawn among their face-down cells, the rest of
+the deal played with random reveals and greedy takes), and the worse half is
+dropped. A play-out's outcome is the viewer's points minus the best other
+seat's, so the search aims at winning, not only at a low score.
+
+The work per move is fixed by the budget (play-outs are counted, not timed),
+so a choice depends only on the seed, the view and the budget; the clock is
+only a safety stop at 80% of the budget on a badly overloaded machine.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+from meeple.bots.base import Deadline, view_rng
+from meeple.bots.slide_sim import World, determinize, pick, play_out, take
+from meeple.bots.slide_strong import reveal_scores, take_scores
+from meeple.bots.slide_view import (
+    NoActionError,
+    SlideSeen,
+    legal_reveals,
+    legal_takes,
+    read_view,
+    reveal_json,
+    take_json,
+)
+from meeple.games.base import JSON, Seat
+
+T = TypeVar("T")
+
+TAKES_PER_SECOND = 25_000
+"""Play-out takes this bot plans per second of budget: about half of what one
+core of the development machine does, leaving room for a loaded machine."""
+
+SHORTLIST = 8
+"""How many of the strong-ranked candidates enter the search."""
+
+PLAYOUT_OVERHEAD = 12
+"""What drawing a deal and scoring it cost, counted in play-out takes."""
+
+
+class ExpertSlideBot:
+    """Expert: determinized Monte Carlo with successive halving."""
+
+    game = "slide"
+    level = "expert"
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def choose(self, view: dict[str, JSON], seat: Seat, budget_s: float) -> JSON:
+        """The candidate with the best mean play-out margin."""
+        deadline = Deadline(budget_s)
+        seen = read_view(view, seat)
+        rng = view_rng(self.seed, view, seat)
+        reveals = legal_reveals(seen)
+        if reveals:
+            cell_scores = reveal_scores(seen, reveals, rng)
+            cells = shortlist(reveals, cell_scores)
+            cell = search(seen, cells, lambda w, c: pick(w, seat, c), budget_s, deadline, rng)
+            return reveal_json(cell)
+        takes = legal_takes(seen)
+        if not takes:
+            raise NoActionError(f"seat {seat} has nothing to do in this Slide view")
+        candidates = shortlist(takes, take_scores(seen, takes))
+        value, side = search(
+            seen, candidates, lambda w, t: take(w, t[0], t[1]), budget_s, deadline, rng
+        )
+        return take_json(value, side)
+
+
+def shortlist(choices: Sequence[T], scores: Sequence[float]) -> list[T]:
+    """The ``SHORTLIST`` best-scored choices, best first (stable for equal scores)."""
+    order = sorted(range(len(choices)), key=lambda i: scores[i])
+    return [choices[i] for i in order[:SHORTLIST]]
+
+
+def search(
+    seen: SlideSeen,
+    candidates: list[T],
+    apply: Callable[[World, T], None],
+    budget_s: float,
+    deadline: Deadline,
+    rng: random.Random,
+) -> T:
+    """Successive halving of ``candidates`` over shared determinized play-outs."""
+    if len(candidates) == 1:
+        return candidates[0]
+    rounds_left = seen.rounds - seen.round + 1
+    takes_per_playout = rounds_left * seen.players + PLAYOUT_OVERHEAD
+    playouts = max(len(candidates), int(budget_s * TAKES_PER_SECOND / takes_per_playout))
+    stages = max(1, (len(candidates) - 1).bit_length())
+    totals = [0.0] * len(candidates)
+    counts = [0] * len(candidates)
+    alive = list(range(len(candidates)))
+    deal_seeds: list[int] = []
+    for _stage in range(stages):
+        per_candidate = max(1, playouts // (stages * len(alive)))
+        while len(deal_seeds) < per_candidate + max(counts[i] for i in alive):
+            deal_seeds.append(rng.getrandbits(48))
+        for index in alive:
+            for deal_seed in deal_seeds[counts[index] : counts[index] + per_candidate]:
+                if deadline.expired():
+                    break
+                totals[index] += playout_margin(seen, candidates[index], apply, deal_seed)
+                counts[index] += 1
+        alive.sort(key=lambda i: (totals[i] / counts[i] if counts[i] else float("inf"), i))
+        if deadline.expired() or len(alive) <= 2:
+            break
+        alive = alive[: max(2, len(alive) // 2)]
+    best = min(alive, key=lambda i: (totals[i] / counts[i] if counts[i] else float("inf"), i))
+    return candidates[best]
+
+
+def playout_margin(
+    seen: SlideSeen, candidate: T, apply: Callable[[World, T], None], deal_seed: int
+) -> float:
+    """The viewer's points minus the best other seat's, after ``candidate`` on one deal."""
+    deal_rng = random.Random(deal_seed)
+    world = determinize(seen, deal_rng)
+    apply(world, candidate)
+    points = play_out(world, deal_rng)
+    mine = points[seen.seat]
+    return mine - min(p for s, p in enumerate(points) if s != seen.seat)

@@ -1,0 +1,143 @@
+"""Determinized Slide play-outs for the expert bot.
+
+A determinization gives every face-down card a value drawn from the cards
+the viewer has not seen (and every other seat's pending pick a cell), so
+the rest of the deal can be played out quickly with simple policies. Only
+the viewer's information goes in: the engine's state is never touched.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from meeple.bots.slide_eval import NEIGHBOURS, best_take
+from meeple.bots.slide_view import SlideSeen
+from meeple.games.slide.grid import HOLE, Grid, slide_in, with_hole
+
+ROLLOUT_HIDDEN = 5.5
+"""What a face-down card counts for the play-out policy (the deck's mean)."""
+
+
+@dataclass
+class World:
+    """One determinized deal, mutable while it is played out.
+
+    ``grids`` hold true values (face-down negative); ``pool`` the revealed
+    cards; ``to_take`` the seats still to take this round, in order;
+    ``picks[s]`` a pending pick (cell index) or -1.
+    """
+
+    players: int
+    rounds: int
+    round: int
+    first: int | None
+    grids: list[Grid]
+    pool: list[int]
+    to_take: list[int]
+    picks: list[int]
+
+
+def determinize(seen: SlideSeen, rng: random.Random) -> World:
+    """A deal consistent with ``seen``: hidden values and others' picks sampled."""
+    counts = seen.unseen()
+    unseen = [v for v, c in enumerate(counts) for _ in range(c)]
+    rng.shuffle(unseen)
+    grids: list[Grid] = []
+    picks: list[int] = []
+    for owner, grid in enumerate(seen.grids):
+        cells = [(-unseen.pop()) if card < 0 else card for card in grid]
+        grids.append(tuple(cells))
+        if seen.phase == "reveal" and seen.picked[owner]:
+            if owner == seen.seat and seen.my_pick is not None:
+                picks.append(seen.my_pick)
+            else:
+                picks.append(rng.choice([i for i, c in enumerate(cells) if c < 0]))
+        else:
+            picks.append(-1)
+    to_take: list[int] = []
+    if seen.phase == "draft" and seen.turn is not None:
+        to_take = [seen.turn, *seen.takers_after_me()]
+    return World(
+        players=seen.players,
+        rounds=seen.rounds,
+        round=seen.round,
+        first=seen.first,
+        grids=grids,
+        pool=list(seen.pool),
+        to_take=to_take,
+        picks=picks,
+    )
+
+
+def greedy_score(grid: Grid) -> float:
+    """The play-out policy's view of a grid: uncancelled face-up cards, face-down at the mean."""
+    total = 0.0
+    for i, card in enumerate(grid):
+        if card > 0:
+            for j in NEIGHBOURS[i]:
+                if grid[j] == card:
+                    break
+            else:
+                total += card
+        elif card < 0:
+            total += ROLLOUT_HIDDEN
+    return total
+
+
+def pick(world: World, seat: int, cell: int) -> None:
+    """Record ``seat``'s reveal of ``cell``; when all have picked, turn them up."""
+    world.picks[seat] = cell
+    if all(p >= 0 for p in world.picks):
+        revealed = []
+        for owner, chosen in enumerate(world.picks):
+            revealed.append(-world.grids[owner][chosen])
+            world.grids[owner] = with_hole(world.grids[owner], chosen)
+        world.pool = sorted(revealed)
+        if world.first is None:  # lowest_reveal_starts: lowest card, earliest seat
+            world.first = min(range(world.players), key=lambda s: (revealed[s], s))
+        world.to_take = [(world.first + k) % world.players for k in range(world.players)]
+        world.picks = [-1] * world.players
+
+
+def take(world: World, value: int, side: str) -> None:
+    """The next taker takes ``value`` from the pool and slides it in from ``side``."""
+    seat = world.to_take.pop(0)
+    world.pool.remove(value)
+    world.grids[seat] = slide_in(world.grids[seat], value, side)  # type: ignore[arg-type]
+    if not world.to_take:
+        world.round += 1
+        assert world.first is not None
+        world.first = (world.first + 1) % world.players
+
+
+def play_out(world: World, rng: random.Random) -> list[int]:
+    """Play the deal to its end (random reveals, greedy takes); final points per seat."""
+    while True:
+        if world.to_take:
+            seat = world.to_take[0]
+            _, value, side = best_take(world.grids[seat], world.pool, greedy_score)
+            take(world, value, side)
+            continue
+        if world.round > world.rounds:
+            break
+        for seat in range(world.players):
+            if world.picks[seat] < 0:
+                down = [i for i, c in enumerate(world.grids[seat]) if c < 0]
+                pick(world, seat, rng.choice(down))
+    return [final_points(grid) for grid in world.grids]
+
+
+def final_points(grid: Grid) -> int:
+    """Slide's score of a finished grid (any face-down card counted face up)."""
+    values = [abs(c) for c in grid]
+    total = 0
+    for i, card in enumerate(values):
+        if card == HOLE:
+            continue
+        for j in NEIGHBOURS[i]:
+            if values[j] == card:
+                break
+        else:
+            total += card
+    return total
