@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from meeple.games.base import GameRecord, replay
+from meeple.games.summy import GAME
 from meeple.games.summy.formats import (
     FormatError,
     claimed_score_and_text,
@@ -71,7 +73,9 @@ def test_tiles_in_no_equation_are_accepted() -> None:
 @pytest.mark.parametrize("path", sorted(EXAMPLES.glob("summy-*.json")), ids=lambda p: p.name)
 def test_the_examples_are_valid(path: Path) -> None:
     data = json.loads(path.read_text(encoding="utf-8"))
-    if "equations" in data:
+    if "actions" in data:
+        replay(GAME, GameRecord.from_json(data))
+    elif "equations" in data:
         position_from_json(data)
     else:
         placement_from_json(data)
