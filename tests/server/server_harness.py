@@ -229,6 +229,11 @@ class Socket:
             if check(message):
                 return message
 
+    def wait_version(self, version: int, timeout: float = 20.0) -> None:
+        """Receive until this socket has seen event ``version``."""
+        if self.version < version:
+            self.recv_until(lambda _m: self.version >= version, timeout)
+
     def drain(self, wait: float = 0.0) -> list[dict[str, Any]]:
         """Every message already waiting (waiting up to ``wait`` for the first)."""
         got = []
@@ -280,7 +285,7 @@ def play_out(
             sock.send({"type": "action", "id": client_id, "action": action})
             ack = sock.recv_until(lambda m, cid=client_id: m.get("id") == cid)
             assert ack["type"] == "ack", ack
-            sock.recv_until(lambda m, v=ack["version"], s=sock: s.version >= v)
+            sock.wait_version(ack["version"])
             sent += 1
             acted = True
         for watcher in watchers:

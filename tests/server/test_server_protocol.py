@@ -1,0 +1,169 @@
+"""The table WebSocket protocol over real connections: hello, events, acks, reconnects, refusals."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from server_harness import Client, LiveServer, Socket, brain, play_out
+
+
+def slide_pair(server: LiveServer) -> tuple[Client, Client, str]:
+    """Two guests seated at a started two-seat Slide table."""
+    alice, bob = server.client("alice"), server.client("bob")
+    alice.guest()
+    bob.guest()
+    table = alice.create_table(game="slide", seats=2)["table"]
+    bob.post(f"/api/tables/{table['id']}/join", {})
+    alice.post(f"/api/tables/{table['id']}/start")
+    return alice, bob, table["id"]
+
+
+def first_action(sock: Socket, seat: int) -> Any:
+    """A legal action for ``seat`` from what its socket was sent."""
+    assert sock.view is not None
+    return brain("slide", 7)(sock.view, seat)
+
+
+def test_hello_gives_own_view_and_version(server: LiveServer) -> None:
+    alice, bob, table_id = slide_pair(server)
+    hello = alice.connect(table_id).recv()
+    assert hello["type"] == "hello"
+    assert hello["seat"] == 0
+    assert hello["version"] == hello["table"]["version"] == 3  # create, join, start
+    assert hello["view"]["seat"] == 0
+    assert hello["invite_url"].startswith(f"/tables/{table_id}?invite=")
+    assert "seed" not in json.dumps(hello)
+
+
+def test_each_event_carries_the_next_version_and_the_receivers_view(server: LiveServer) -> None:
+    alice, bob, table_id = slide_pair(server)
+    a, b = alice.connect(table_id), bob.connect(table_id)
+    a.recv(), b.recv()
+    a.send({"type": "action", "id": "a1", "action": first_action(a, 0)})
+    ack = a.recv_until(lambda m: m["type"] == "ack")
+    event_b = b.recv_until(lambda m: m["type"] == "event")
+    assert ack == {"type": "ack", "id": "a1", "version": 4, "duplicate": False}
+    assert event_b["version"] == 4 and event_b["kind"] == "action" and event_b["seat"] == 0
+    assert event_b["view"]["seat"] == 1
+    assert "action" not in event_b["data"]  # a pending pick is secret
+    assert event_b["view"]["my_pick"] is None
+
+
+def test_same_client_id_twice_applies_once(server: LiveServer) -> None:
+    alice, _bob, table_id = slide_pair(server)
+    a = alice.connect(table_id)
+    a.recv()
+    action = first_action(a, 0)
+    a.send({"type": "action", "id": "same", "action": action})
+    first = a.recv_until(lambda m: m["type"] == "ack")
+    a.send({"type": "action", "id": "same", "action": action})
+    second = a.recv_until(lambda m: m["type"] == "ack")
+    assert first["duplicate"] is False and second["duplicate"] is True
+    assert first["version"] == second["version"] == 4
+    a.drain(wait=0.2)
+    assert alice.get(f"/api/tables/{table_id}")["table"]["version"] == 4
+
+
+BAD_MESSAGES = [
+    ("not json", "{nope", "bad_json"),
+    ("json but not an object", "[1, 2]", "bad_message"),
+    ("no type", json.dumps({"id": "x"}), "bad_message"),
+    ("unknown type", json.dumps({"type": "dance"}), "unknown_type"),
+    ("oversize", json.dumps({"type": "chat", "text": "x" * 20000}), "too_big"),
+    ("action without action", json.dumps({"type": "action", "id": "q"}), "bad_message"),
+    ("seat not an integer", json.dumps({"type": "action", "action": {}, "seat": "0"}), "bad_message"),
+    ("another seat", json.dumps({"type": "action", "seat": 1, "action": {}}), "not_your_seat"),
+    ("malformed action", json.dumps({"type": "action", "action": {"type": "fly"}}), "illegal"),
+    ("sync without since", json.dumps({"type": "sync"}), "bad_message"),
+    ("chat without text", json.dumps({"type": "chat"}), "bad_message"),
+    ("binary frame", b"\x00\x01", "bad_json"),
+]
+
+
+@pytest.mark.parametrize(("case", "raw", "code"), BAD_MESSAGES, ids=[c[0] for c in BAD_MESSAGES])
+def test_bad_input_is_refused_and_the_connection_stays_usable(
+    server: LiveServer, case: str, raw: str | bytes, code: str
+) -> None:
+    alice, _bob, table_id = slide_pair(server)
+    a = alice.connect(table_id)
+    a.recv()
+    a.send(raw)
+    error = a.recv_until(lambda m: m["type"] == "error")
+    assert error["code"] == code, (case, error)
+    assert error["message"]
+    a.send({"type": "ping"})
+    assert a.recv_until(lambda m: m["type"] in ("pong", "event"))["type"] == "pong"
+    assert alice.get(f"/api/tables/{table_id}")["table"]["version"] == 3
+
+
+def test_out_of_turn_and_illegal_actions_get_the_rule_and_change_nothing(server: LiveServer) -> None:
+    alice, bob, table_id = slide_pair(server)
+    a, b = alice.connect(table_id), bob.connect(table_id)
+    a.recv(), b.recv()
+    # Both reveal; then the draft has one player to move.
+    for sock, seat in ((a, 0), (b, 1)):
+        sock.send({"type": "action", "id": "r", "action": first_action(sock, seat)})
+        sock.recv_until(lambda m: m["type"] == "ack")
+    a.recv_until(lambda m: m.get("version") == 5)
+    b.recv_until(lambda m: m.get("version") == 5)
+    waiting, seat = (b, 1) if 0 in a.to_act else (a, 0)
+    assert seat not in waiting.to_act
+    mover_seat = 1 - seat
+    mover = a if mover_seat == 0 else b
+    waiting.send({"type": "action", "id": "early", "action": first_action(mover, mover_seat)})
+    error = waiting.recv_until(lambda m: m["type"] == "error")
+    assert (error["code"], error["id"]) == ("not_your_turn", "early")
+    mover.send({"type": "action", "id": "bad", "action": {"type": "take", "card": 99, "from": "left"}})
+    refused = mover.recv_until(lambda m: m["type"] == "error")
+    assert refused["code"] == "illegal" and refused["message"]
+    assert alice.get(f"/api/tables/{table_id}")["table"]["version"] == 5
+
+
+def test_spectator_sees_the_spectator_view_and_cannot_act(server: LiveServer) -> None:
+    alice, _bob, table_id = slide_pair(server)
+    anonymous = server.client("anonymous")
+    watcher = anonymous.connect(table_id)
+    hello = watcher.recv()
+    assert hello["seat"] is None and hello["view"]["seat"] is None
+    assert hello["invite_url"] is None
+    watcher.send({"type": "action", "id": "w", "action": {}})
+    assert watcher.recv_until(lambda m: m["type"] == "error")["code"] == "sign_in"
+    guest = server.client("watching-guest")
+    guest.guest()
+    seated_watcher = guest.connect(table_id)
+    seated_watcher.recv()
+    seated_watcher.send({"type": "action", "id": "w", "action": {}})
+    assert seated_watcher.recv_until(lambda m: m["type"] == "error")["code"] == "not_seated"
+
+
+def test_reconnect_with_last_version_gets_exactly_what_was_missed(server: LiveServer) -> None:
+    alice, bob, table_id = slide_pair(server)
+    a, b = alice.connect(table_id), bob.connect(table_id)
+    a.recv(), b.recv()
+    seen = b.version
+    b.close()
+    play_out({0: a}, "slide", stop=lambda: a.version >= seen + 1)
+    a.send({"type": "chat", "text": "are you there?"})
+    chat_ack = a.recv_until(lambda m: m["type"] == "ack")
+    a.wait_version(chat_ack["version"])
+    again = bob.connect(table_id, since=seen)
+    first = again.recv()
+    assert first == {"type": "resume", "from": seen, "to": a.version}
+    missed = [again.recv() for _ in range(a.version - seen)]
+    assert [m["version"] for m in missed] == list(range(seen + 1, a.version + 1))
+    assert all(m["view"]["seat"] == 1 for m in missed)
+    assert missed[-1]["kind"] == "chat"
+    # A version from the future, or none, gets a fresh hello instead.
+    fresh = bob.connect(table_id, since=999).recv()
+    assert fresh["type"] == "hello" and fresh["version"] == a.version
+
+
+def test_sync_message_resends_from_a_version(server: LiveServer) -> None:
+    alice, _bob, table_id = slide_pair(server)
+    a = alice.connect(table_id)
+    a.recv()
+    a.send({"type": "sync", "since": 1})
+    assert a.recv() == {"type": "resume", "from": 1, "to": 3}
+    assert [a.recv()["version"] for _ in range(2)] == [2, 3]
