@@ -1,0 +1,129 @@
+"""Move clocks, time-outs, zombies, leaving, and chat, with the server's clock moved by hand."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from server_harness import LiveServer, Socket, play_out
+
+
+def advance_until(
+    server: LiveServer, sock: Socket, check: Callable[[dict[str, Any]], bool], step: float = 61
+) -> dict[str, Any]:
+    """Move the clock a step at a time until ``sock`` receives a message passing ``check``."""
+    for _ in range(50):
+        server.advance(step)
+        for message in sock.drain(wait=0.1):
+            if check(message):
+                return message
+    raise AssertionError("the clock ran and nothing happened")
+
+
+def timeout_of(seat: int) -> Callable[[dict[str, Any]], bool]:
+    """Whether a message is the stand-in's move for ``seat`` when its clock ran out."""
+    return lambda m: (
+        m.get("kind") == "action" and m["seat"] == seat and m["data"]["by"] == "timeout"
+    )
+
+
+def test_a_late_player_gets_a_greedy_move_and_after_three_a_zombie(server: LiveServer) -> None:
+    alice = server.client("alice")
+    alice.guest()
+    table = alice.create_table(game="slide", seats=2, bots={"1": "greedy"}, move_seconds=60)
+    table_id = table["table"]["id"]
+    alice.post(f"/api/tables/{table_id}/start")
+    sock = alice.connect(table_id)
+    hello = sock.recv()
+    assert hello["table"]["deadlines"] == {"0": server.clock.now() + 60}
+    for count in (1, 2, 3):
+        advance_until(server, sock, timeout_of(0))
+        seats = alice.get(f"/api/tables/{table_id}")["table"]["seats"]
+        assert seats[0]["timeouts"] == count
+    zombie = sock.recv_until(lambda m: m.get("kind") == "zombie")
+    assert (zombie["seat"], zombie["data"]) == (0, {"reason": "timeouts"})
+    sock.recv_until(lambda m: m.get("kind") == "finish", timeout=60)
+    final = alice.get(f"/api/tables/{table_id}")["table"]
+    assert final["status"] == "finished" and final["seats"][0]["zombie"]
+    assert not final["seats"][0]["left"]
+
+
+def test_a_move_in_time_resets_the_clock(server: LiveServer) -> None:
+    alice = server.client("alice")
+    alice.guest()
+    table_id = alice.create_table(game="slide", seats=2, bots={"1": "greedy"}, move_seconds=30)[
+        "table"
+    ]["id"]
+    alice.post(f"/api/tables/{table_id}/start")
+    sock = alice.connect(table_id)
+    sock.recv()
+    server.advance(29)
+    sock.drain(wait=0.2)
+    assert not any(timeout_of(0)(m) for m in sock.messages)
+    play_out({0: sock}, "slide", stop=lambda: sock.version >= 5)
+    assert not any(timeout_of(0)(m) for m in sock.messages)
+
+
+def test_turn_based_tables_use_the_long_clock(server: LiveServer) -> None:
+    alice = server.client("alice")
+    alice.guest()
+    table_id = alice.create_table(
+        game="slide", seats=2, bots={"1": "random"}, pace="turn", move_seconds=86400
+    )["table"]["id"]
+    alice.post(f"/api/tables/{table_id}/start")
+    sock = alice.connect(table_id)
+    assert sock.recv()["table"]["deadlines"] == {"0": server.clock.now() + 86400}
+    server.advance(3600)
+    assert not any(timeout_of(0)(m) for m in sock.drain(wait=0.2))
+    advance_until(server, sock, timeout_of(0), step=86400)
+
+
+def test_leaving_a_running_game_hands_the_seat_to_a_zombie(server: LiveServer) -> None:
+    alice, bob = server.client("alice"), server.client("bob")
+    alice.guest()
+    bob.guest()
+    table_id = alice.create_table(game="slide", seats=2)["table"]["id"]
+    bob.post(f"/api/tables/{table_id}/join", {})
+    alice.post(f"/api/tables/{table_id}/start")
+    a, b = alice.connect(table_id), bob.connect(table_id)
+    a.recv(), b.recv()
+    b.send({"type": "leave", "id": "bye"})
+    zombie = a.recv_until(lambda m: m.get("kind") == "zombie")
+    assert (zombie["seat"], zombie["data"]) == (1, {"reason": "left"})
+    play_out({0: a}, "slide")
+    final = alice.get(f"/api/tables/{table_id}")["table"]
+    assert final["status"] == "finished"
+    assert final["seats"][1]["zombie"] and final["seats"][1]["left"]
+    assert all(m["seat"] != 1 or m["data"].get("by") != "player" for m in a.messages[3:]
+               if m.get("kind") == "action")
+
+
+def test_chat_reaches_players_and_spectators_raw_with_limits(server: LiveServer) -> None:
+    alice, watcher = server.client("alice"), server.client("watcher")
+    alice.guest()
+    watcher.guest()
+    table_id = alice.create_table(game="slide", seats=2, bots={"1": "greedy"})["table"]["id"]
+    a, w = alice.connect(table_id), watcher.connect(table_id)
+    a.recv(), w.recv()
+    w.send({"type": "chat", "id": "c1", "text": "<b>good luck</b> & have fun"})
+    ack = w.recv_until(lambda m: m["type"] == "ack")
+    said = a.recv_until(lambda m: m.get("kind") == "chat")
+    assert said["version"] == ack["version"]
+    assert said["seat"] is None
+    assert said["data"]["text"] == "<b>good luck</b> & have fun"
+    a.send({"type": "chat", "id": "long", "text": "x" * 501})
+    assert a.recv_until(lambda m: m["type"] == "error")["code"] == "chat_too_long"
+    a.send({"type": "chat", "id": "blank", "text": "   "})
+    assert a.recv_until(lambda m: m["type"] == "error")["code"] == "chat_empty"
+    for n in range(20):
+        a.send({"type": "chat", "id": f"n{n}", "text": f"line {n}"})
+        assert a.recv_until(lambda m: m["type"] in ("ack", "error"))["type"] == "ack"
+    a.send({"type": "chat", "id": "flood", "text": "one more"})
+    assert a.recv_until(lambda m: m["type"] in ("ack", "error"))["code"] == "chat_rate"
+    server.advance(61)
+    a.send({"type": "chat", "id": "later", "text": "a minute later"})
+    assert a.recv_until(lambda m: m["type"] in ("ack", "error"))["type"] == "ack"
+    anonymous = server.client("anonymous").connect(table_id)
+    anonymous.recv()
+    anonymous.send({"type": "chat", "text": "hi"})
+    assert anonymous.recv_until(lambda m: m["type"] == "error")["code"] == "sign_in"
