@@ -196,7 +196,7 @@ def leaderboard(session: Session, game: str, limit: int) -> list[tuple[Rating, s
         .order_by((Rating.mu - 3 * Rating.sigma).desc(), Rating.games.desc())
         .limit(limit)
     )
-    return [(rating, name) for rating, name in rows.tuples()]
+    return [(rating, name) for rating, name in rows]
 
 
 def finished_counts(session: Session, user_id: int) -> dict[str, Any]:
@@ -207,7 +207,7 @@ def finished_counts(session: Session, user_id: int) -> dict[str, Any]:
         .where(TableSeat.user_id == user_id, GameTable.status == "finished")
         .group_by(GameTable.game)
     )
-    return {game: count for game, count in rows.tuples()}
+    return {game: count for game, count in rows}
 
 
 def open_public_tables(

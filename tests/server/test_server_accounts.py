@@ -1,0 +1,93 @@
+"""Accounts over real HTTP: register, log in and out, guests, cookies, rules, rate limits."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from server_harness import LiveServer, make_settings, running
+
+
+def test_register_login_logout_and_me(server: LiveServer) -> None:
+    ada = server.client("ada")
+    created = ada.register("Ada", "Analytical-Engine-1843")
+    assert created["name"] == "Ada" and created["guest"] is False
+    assert ada.get("/api/auth/me") == created
+    ada.post("/api/auth/logout", expect=204)
+    assert ada.get("/api/auth/me", expect=401)["detail"]
+    again = ada.post("/api/auth/login", {"name": "ada", "password": "Analytical-Engine-1843"})
+    assert again == created
+    wrong = ada.post("/api/auth/login", {"name": "Ada", "password": "nope-nope-nope"}, expect=401)
+    assert wrong["detail"] == "wrong name or password"
+
+
+def test_the_session_cookie_is_signed_httponly_and_samesite(server: LiveServer) -> None:
+    response = server.client().http.post(
+        "/api/auth/register", json={"name": "Grace", "password": "Cobol-Compiler-59"}
+    )
+    header = response.headers["set-cookie"].lower()
+    assert "httponly" in header and "samesite=lax" in header
+    forged = server.client()
+    forged.http.cookies.set("meeple_session", response.cookies["meeple_session"][:-2] + "xx")
+    assert forged.get("/api/auth/me", expect=401)
+
+
+def test_a_taken_name_is_refused_whatever_its_case(server: LiveServer) -> None:
+    server.client().register("Linus", "Penguin-Kernel-91")
+    refused = server.client().post(
+        "/api/auth/register", {"name": "LINUS", "password": "Another-Pass-77"}, expect=409
+    )
+    assert refused["detail"] == "the name 'LINUS' is taken"
+
+
+WEAK = [
+    ("short", "Abc-12", "too short"),
+    ("common", "password123", "most common"),
+    ("contains the name", "xxBarbaraxx99", "must not contain the name"),
+    ("few different characters", "aaaabbbbaaaa", "5 different characters"),
+]
+
+
+@pytest.mark.parametrize(("case", "password", "reason"), WEAK, ids=[w[0] for w in WEAK])
+def test_weak_passwords_are_refused_with_the_reason(
+    server: LiveServer, case: str, password: str, reason: str
+) -> None:
+    refused = server.client().post(
+        "/api/auth/register", {"name": "Barbara", "password": password}, expect=422
+    )
+    assert reason in refused["detail"], case
+
+
+BAD_NAMES = ["ab", "9lives", "has space", "guest-123", "x" * 21]
+
+
+@pytest.mark.parametrize("name", BAD_NAMES)
+def test_bad_names_are_refused(server: LiveServer, name: str) -> None:
+    refused = server.client().post(
+        "/api/auth/register", {"name": name, "password": "Perfectly-Fine-42"}, expect=422
+    )
+    assert refused["detail"]
+
+
+def test_a_guest_becomes_an_account_keeping_its_games(server: LiveServer) -> None:
+    guest = server.client("guest")
+    me = guest.guest()
+    assert me["guest"] and me["name"].startswith("guest-")
+    table_id = guest.create_table(game="slide", seats=2, bots={"1": "random"})["table"]["id"]
+    account = guest.register("Hedy", "Frequency-Hopping-42")
+    assert account["id"] == me["id"] and account["guest"] is False
+    profile = guest.get("/api/users/Hedy")
+    assert [t["id"] for t in profile["recent_tables"]] == [table_id]
+    assert guest.get(f"/api/tables/{table_id}")["table"]["seats"][0]["user_id"] == me["id"]
+
+
+def test_login_and_register_attempts_are_rate_limited(tmp_path: Path) -> None:
+    with running(make_settings(tmp_path, auth_attempts_per_minute=3)) as server:
+        client = server.client()
+        for _ in range(3):
+            client.post("/api/auth/login", {"name": "nobody", "password": "x" * 10}, expect=401)
+        limited = client.http.post("/api/auth/login", json={"name": "nobody", "password": "x"})
+        assert limited.status_code == 429 and "too many login attempts" in limited.json()["detail"]
+        assert int(limited.headers["retry-after"]) >= 1
+        server.advance(61)
+        client.post("/api/auth/login", {"name": "nobody", "password": "x" * 10}, expect=401)
