@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import replace
 
 import pytest
 from summy_helpers import play_random_game
@@ -16,18 +15,16 @@ GAMES = [(1, 2), (2, 2), (3, 2), (4, 2), (3, 1)]
 
 
 def with_other_secrets(state: SummyState, viewer: int | None, rng: random.Random) -> SummyState:
-    """The same state with every tile the viewer may not see shuffled among the hidden places.
-
-    The hands of the other seats keep their sizes; the stock keeps its size.
-    """
-    hidden_seats = [s for s in range(state.players) if s != viewer]
-    pool = [tile for s in hidden_seats for tile in state.hands[s]] + list(state.stock)
-    rng.shuffle(pool)
-    hands = list(state.hands)
-    for seat in hidden_seats:
-        size = len(hands[seat])
-        hands[seat], pool = tuple(sorted(pool[:size])), pool[size:]
-    return replace(state, hands=tuple(hands), stock=tuple(pool))
+    """The same state with the tiles hidden from ``viewer`` dealt again (checked below)."""
+    other = GAME.resample_hidden(state, viewer, rng)
+    hidden = [s for s in range(state.players) if s != viewer]
+    assert [len(other.hands[s]) for s in hidden] == [len(state.hands[s]) for s in hidden]
+    assert sorted(other.stock + tuple(t for s in hidden for t in other.hands[s])) == sorted(
+        state.stock + tuple(t for s in hidden for t in state.hands[s])
+    )
+    if viewer is not None:
+        assert other.hands[viewer] == state.hands[viewer]
+    return other
 
 
 @pytest.mark.parametrize(("seed", "players"), GAMES)

@@ -13,7 +13,9 @@ Actions in JSON (``parse_action`` / ``action_json``)::
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from itertools import combinations
 
 from meeple.games.base import JSON, BadOptions, Event, IllegalAction, Result, Seat
@@ -171,6 +173,25 @@ class SummyGame:
             "game_over": state.result is not None,
             "result": None if state.result is None else state.result.to_json(),
         }
+
+    def resample_hidden(
+        self, state: SummyState, seat: Seat | None, rng: random.Random
+    ) -> SummyState:
+        """The same state with every tile ``seat`` cannot see dealt again at random.
+
+        The other seats' hands and the stock are pooled, shuffled with ``rng``
+        and dealt back in the same sizes; ``seat``'s own hand (none for a
+        spectator) and the table stay. The view of ``seat`` must not change;
+        bots may use this to sample what they cannot see.
+        """
+        hidden = [s for s in range(state.players) if s != seat]
+        pool = [tile for s in hidden for tile in state.hands[s]] + list(state.stock)
+        rng.shuffle(pool)
+        hands = list(state.hands)
+        for other in hidden:
+            size = len(hands[other])
+            hands[other], pool = tuple(sorted(pool[:size])), pool[size:]
+        return replace(state, hands=tuple(hands), stock=tuple(pool))
 
     def result(self, state: SummyState) -> Result | None:
         """The result once the game is over, else ``None``."""
