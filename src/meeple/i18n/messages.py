@@ -67,9 +67,42 @@ PATTERNS: tuple[tuple[str, str], ...] = (
         "engine.reveal_over",
     ),
     (r"it is seat (\d+)'s turn to take a card, not seat (\d+)'s", "engine.other_turn"),
+    # Results (Result.reason)
+    (r"the stock is empty and a full round made no equation", "engine.reason_summy_round"),
+    (r"the stock is empty and a turn made no equation", "engine.reason_summy_turn"),
+    (
+        r"16 rounds played: lowest score after cancelling wins, then fewer cards left",
+        "engine.reason_slide",
+    ),
+    (
+        r"a running total reached (\d+) after (\d+) deals: lowest running total wins, "
+        r"then fewer cards left in the last deal",
+        "engine.reason_slide_match",
+    ),
+    # Accounts and tables (web/security.py, tables/)
+    (r"wrong name or password", "engine.wrong_password"),
+    (rf"the name {_ANY} is taken", "engine.name_taken"),
+    (r"a name is 3 to 20 letters, digits, '_' or '-', starting with a letter", "engine.name_shape"),
+    (r"names starting with 'guest' are kept for guests", "engine.name_guest"),
+    (r"the password is too short: at least (\d+) characters", "engine.password_short"),
+    (r"the password is too long: at most 256 characters", "engine.password_long"),
+    (r"the password is one of the most common ones; choose another", "engine.password_common"),
+    (r"the password must not contain the name", "engine.password_name"),
+    (r"the password needs at least 5 different characters", "engine.password_varied"),
+    (r"seat (\d+) is taken", "engine.seat_taken"),
+    (r"you already have a seat at this table", "engine.already_seated"),
+    (r"every seat must be taken before the start", "engine.seats_free"),
+    (r"there is no free seat at this table", "engine.table_full"),
+    (r"you have no seat at this table", "engine.not_seated"),
+    (r"a chat message cannot be empty", "engine.chat_empty"),
+    (r"sign in \(or play as a guest\) to do that", "engine.sign_in"),
+    (r"the game has already started", "engine.started"),
+    (r"the game is not running", "engine.not_running"),
+    (r"a bot plays your seat for the rest of this game", "engine.zombie_seat"),
     # Turns, whatever the game
     (r"the game is over", "engine.game_over"),
     (r"it is not your turn", "engine.not_your_turn"),
+    (r"it is seat (\d+)'s turn, not seat (\d+)'s", "engine.summy_other_turn"),
     (r"you may pass only when the stock is empty.*", "engine.pass_refused"),
 )
 

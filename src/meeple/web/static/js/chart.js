@@ -14,7 +14,7 @@ export function ratingChart(series, label, names) {
   const points = Object.values(series).flat();
   if (!points.length) return null;
   const width = 640, height = 260, left = 48, right = 12, top = 12, bottom = 36;
-  const times = points.map((p) => Date.parse(p.at));
+  const times = points.map((p) => p.at);
   const ratings = points.map((p) => p.rating);
   const t0 = Math.min(...times), t1 = Math.max(...times) || t0 + 1;
   const r0 = Math.floor(Math.min(...ratings) - 1), r1 = Math.ceil(Math.max(...ratings) + 1);
@@ -33,10 +33,10 @@ export function ratingChart(series, label, names) {
   let row = 0;
   for (const [game, list] of Object.entries(series)) {
     if (!list.length) continue;
-    const path = list.map((p, i) => `${i ? "L" : "M"}${x(Date.parse(p.at)).toFixed(1)},${y(p.rating).toFixed(1)}`).join(" ");
+    const path = list.map((p, i) => `${i ? "L" : "M"}${x(p.at).toFixed(1)},${y(p.rating).toFixed(1)}`).join(" ");
     const colour = COLOURS[game] || "#333";
     root.append(svg("path", { class: "line", d: path, stroke: colour }));
-    for (const p of list) root.append(svg("circle", { cx: x(Date.parse(p.at)), cy: y(p.rating), r: 3, fill: colour }));
+    for (const p of list) root.append(svg("circle", { cx: x(p.at), cy: y(p.rating), r: 3, fill: colour }));
     root.append(svg("text", { x: width - 120, y: top + 14 + 16 * row++, fill: colour }, names[game] || game));
   }
   return root;

@@ -4,8 +4,9 @@ import { wsUrl } from "./api.js";
 const RETRY_MS = [500, 1000, 2000, 4000, 8000];
 
 /**
- * Calls handlers.snapshot(data) for a full view, handlers.event(data) per versioned event,
- * handlers.table(data), handlers.chat(data), handlers.refused(data) and handlers.online(bool).
+ * Calls handlers.snapshot(hello) for the table as it is, handlers.event(event) for each versioned
+ * event in order, handlers.refused(error), handlers.ack(ack) and handlers.online(isOnline).
+ * Messages are those of docs/protocol.md.
  */
 export class TableConnection {
   constructor(path, invite, handlers) {
@@ -51,34 +52,33 @@ export class TableConnection {
 
   receive(data) {
     switch (data.type) {
-      case "snapshot":
-      case "welcome":
-      case "state":
-        if (data.version !== undefined) this.version = data.version;
+      case "hello":
+        this.version = data.version;
         this.handlers.snapshot(data);
         break;
       case "event":
-        if (this.version !== null && data.version !== undefined && data.version !== this.version + 1) {
-          // A gap: never show a stale board; ask again from what we have.
+        if (this.version !== null && data.version !== this.version + 1) {
+          // A gap: never show a stale board; reconnect and ask for what was missed.
           this.socket.close();
           return;
         }
-        if (data.version !== undefined) this.version = data.version;
+        this.version = data.version;
         this.handlers.event(data);
         break;
-      case "table":
-        this.handlers.table(data);
-        break;
-      case "chat":
-        this.handlers.chat(data);
-        break;
       case "error":
-      case "refused":
         this.handlers.refused(data);
+        break;
+      case "ack":
+        if (this.handlers.ack) this.handlers.ack(data);
         break;
       default:
         break;
     }
+  }
+
+  /** Cut the connection as a network failure would (it reconnects by itself). */
+  drop() {
+    if (this.socket) this.socket.close();
   }
 
   /** Send a message; false when offline. */

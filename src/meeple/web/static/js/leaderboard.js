@@ -14,12 +14,12 @@ async function load() {
     $("leaderboard-error").textContent = error.message;
     return;
   }
-  const rows = (Array.isArray(data) ? data : data.players || data.entries || []);
-  $("leaderboard-rows").replaceChildren(...rows.map((row, index) => el("tr", {},
-    el("td", {}, row.rank ?? index + 1),
+  const rows = data;
+  $("leaderboard-rows").replaceChildren(...rows.map((row) => el("tr", {},
+    el("td", {}, row.place),
     el("td", {}, el("a", { href: `/profile/${encodeURIComponent(row.name)}` }, row.name)),
-    el("td", {}, Number(row.rating ?? row.ordinal ?? 0).toFixed(1)),
-    el("td", {}, row.games ?? row.played ?? "")));
+    el("td", {}, Number(row.rating).toFixed(1)),
+    el("td", {}, row.games))));
   $("leaderboard-empty").hidden = rows.length > 0;
 }
 load();

@@ -14,11 +14,20 @@ function showError(message) {
 async function goTo(promise) {
   try {
     await ensurePlayer();
-    const table = await promise();
-    location.href = `/table/${encodeURIComponent(table.id)}`;
+    const answer = await promise();
+    location.href = `/table/${encodeURIComponent(answer.table.id)}`;
   } catch (error) {
     showError(error.message);
   }
+}
+
+/** Open a table and start it at once when every seat is already taken (bots). */
+async function createAndStart(body) {
+  const answer = await api("POST", routes.tables, body);
+  if (answer.table.seats.every((seat) => seat.name || seat.bot)) {
+    await api("POST", routes.start(answer.table.id));
+  }
+  return answer;
 }
 
 for (const button of document.querySelectorAll("[data-quick]")) {
@@ -26,9 +35,9 @@ for (const button of document.querySelectorAll("[data-quick]")) {
 }
 for (const button of document.querySelectorAll("[data-bot]")) {
   const game = button.dataset.bot;
-  button.addEventListener("click", () => goTo(() => api("POST", routes.tables, {
+  button.addEventListener("click", () => goTo(() => createAndStart({
     game, seats: 2, bots: { 1: "greedy" }, rated: false, private: true,
-    options: {}, pace: { kind: "realtime", seconds: 600 }, start: true,
+    options: {}, pace: "realtime", move_seconds: 600, sit: true, seat: 0,
   })));
 }
 
@@ -74,25 +83,27 @@ form.addEventListener("submit", (event) => {
   const options = game === "slide"
     ? { lowest_reveal_starts: data.get("lowest_reveal_starts") === "on", match_to_100: data.get("match_to_100") === "on" }
     : {};
-  goTo(() => api("POST", routes.tables, {
+  goTo(() => createAndStart({
     game, seats, bots, options, rated: data.get("rated") === "on",
-    private: data.get("visibility") === "private", pace: { kind, seconds: Number(seconds) },
+    private: data.get("visibility") === "private",
+    pace: kind === "turn" ? "turn" : "realtime", move_seconds: Number(seconds), sit: true, seat: 0,
   }));
 });
 updateForm();
 
 // Open tables, live
-function paceText(pace) {
-  if (!pace) return "";
-  if (pace.kind === "turn") return t("pace.turn_h", { n: Math.round(pace.seconds / 3600) });
-  return pace.seconds < 120 ? t("pace.realtime_s", { n: pace.seconds }) : t("pace.realtime_min", { n: Math.round(pace.seconds / 60) });
+/** The pace of a table in words ("3 minutes per move"). */
+export function paceText(pace, seconds) {
+  if (!seconds) return "";
+  if (pace === "turn") return t("pace.turn_h", { n: Math.round(seconds / 3600) });
+  return seconds < 120 ? t("pace.realtime_s", { n: seconds }) : t("pace.realtime_min", { n: Math.round(seconds / 60) });
 }
 
 function drawTables(tables) {
   const rows = tables.map((table) => el("tr", { dataset: { table: table.id } },
     el("td", {}, t("game." + table.game)),
-    el("td", {}, (table.players || []).map((p) => p || t("js.lobby.free_seat")).join(", ")),
-    el("td", {}, paceText(table.pace)),
+    el("td", {}, table.seats.map((seat) => seat.name || (seat.bot ? t("bot." + seat.bot) : t("js.lobby.free_seat"))).join(", ")),
+    el("td", {}, paceText(table.pace, table.move_seconds)),
     el("td", {}, table.rated ? t("js.lobby.rated") : t("js.lobby.casual")),
     el("td", {}, el("a", { href: `/table/${encodeURIComponent(table.id)}`,
       "aria-label": t("js.lobby.join_label", { game: t("game." + table.game) }) }, t("js.lobby.join")))));
@@ -106,9 +117,9 @@ function connectLobby() {
   socket.onopen = () => { $("lobby-live").textContent = t("js.lobby.live"); };
   socket.onmessage = (message) => {
     const data = JSON.parse(message.data);
-    if (data.type === "tables") tables = new Map(data.tables.map((table) => [table.id, table]));
+    if (data.type === "lobby") tables = new Map(data.tables.map((table) => [table.id, table]));
     else if (data.type === "table") tables.set(data.table.id, data.table);
-    else if (data.type === "table_gone" || data.type === "removed") tables.delete(data.id);
+    else if (data.type === "gone") tables.delete(data.id);
     drawTables([...tables.values()]);
   };
   socket.onclose = () => {

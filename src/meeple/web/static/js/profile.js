@@ -5,6 +5,7 @@ import { el, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const name = $("profile").dataset.name;
+const GAMES = ["summy", "slide"];
 
 async function load() {
   let data;
@@ -15,18 +16,31 @@ async function load() {
     $("profile-error").textContent = error.message;
     return;
   }
-  const games = data.games || {};
-  $("profile-games").replaceChildren(...Object.entries(games).map(([game, stats]) => el("div", { class: "stat" },
-    el("strong", {}, t("game." + game)), el("br"),
-    t("js.profile.played", { n: stats.played ?? 0 }), " · ", t("js.profile.won", { n: stats.won ?? 0 }),
-    stats.rating !== undefined && stats.rating !== null ? el("span", {}, " · ", t("js.profile.rating", { rating: Number(stats.rating).toFixed(1) })) : null)));
-  if (!Object.keys(games).length) $("profile-games").textContent = t("js.profile.no_games");
-  const history = data.history || data.rating_history || {};
-  const names = { summy: t("game.summy"), slide: t("game.slide") };
-  const chart = ratingChart(history, t("js.profile.chart_label", { name }), names);
+  const ratings = new Map(data.ratings.map((r) => [r.game, r]));
+  const finished = data.finished || {};
+  const stats = GAMES.filter((game) => ratings.has(game) || finished[game]).map((game) => {
+    const rating = ratings.get(game);
+    return el("div", { class: "stat" }, el("strong", {}, t("game." + game)), el("br"),
+      t("js.profile.played", { n: finished[game] ?? rating?.games ?? 0 }), " · ",
+      t("js.profile.won", { n: rating?.wins ?? 0 }),
+      rating ? el("span", {}, " · ", t("js.profile.rating", { rating: rating.rating.toFixed(1) })) : null);
+  });
+  $("profile-games").replaceChildren(...(stats.length ? stats : [el("p", {}, t("js.profile.no_games"))]));
+  const series = {};
+  for (const game of GAMES) {
+    try {
+      const points = await api("GET", routes.history(name, game));
+      series[game] = points.map((p) => ({ at: p.at * 1000, rating: p.rating }));
+    } catch { series[game] = []; }
+  }
+  const chart = ratingChart(series, t("js.profile.chart_label", { name }), { summy: t("game.summy"), slide: t("game.slide") });
   $("profile-chart").replaceChildren(chart || el("p", { class: "muted" }, t("js.profile.no_ratings")));
-  $("profile-recent").replaceChildren(...(data.recent || []).map((game) => el("li", {},
-    el("a", { href: `/replay/${encodeURIComponent(game.table_id ?? game.id)}` }, `${t("game." + game.game)} · ${new Date(game.finished_at || game.at).toLocaleString()}`),
-    game.rank ? ` · ${t("js.profile.rank", { rank: game.rank })}` : "")));
+  $("profile-recent").replaceChildren(...(data.recent_tables || []).map((table) => {
+    const when = new Date(table.created_at * 1000).toLocaleString(document.documentElement.lang);
+    const label = `${t("game." + table.game)} · ${when}`;
+    return el("li", {}, table.status === "finished"
+      ? el("a", { href: `/replay/${encodeURIComponent(table.id)}` }, label)
+      : el("a", { href: `/table/${encodeURIComponent(table.id)}` }, label));
+  }));
 }
 load();

@@ -45,10 +45,10 @@ export function createSummy(root, ctx) {
     redraw: () => redraw(),
   });
 
-  const myTurn = () => view && view.seat !== null && view.seat !== undefined
-    && (view.to_act || []).includes(view.seat) && !view.result;
+  const myTurn = () => Boolean(view && view.seat !== null && view.seat !== undefined
+    && view.turn === view.seat && !view.game_over);
   const tableTiles = () => new Map((view.tiles || []).map((tile) => [key(tile.row, tile.col), tile.tile]));
-  const sealedSet = () => new Set((view.sealed || []).map(([r, c]) => key(r, c)));
+  const sealedSet = () => new Set((view.sealed || []).map((cell) => key(cell.row, cell.col)));
   const hand = () => view.hand || [];
   const stagedIndexes = () => new Set(staged.values());
 
@@ -142,7 +142,8 @@ export function createSummy(root, ctx) {
     const seq = ++checkSeq;
     if (!staged.size) { ctx.say("", ""); return; }
     const body = {
-      tiles: view.tiles || [], equations: view.equations || [], hand: hand(), placement: placement(),
+      tiles: view.tiles, equations: view.equations.map(({ row, col, dir, length }) => ({ row, col, dir, length })),
+      hand: hand(), placement: placement(),
     };
     try {
       const response = await fetch("/pages-api/summy/check", {

@@ -4,18 +4,24 @@ import { el, t, translateMessage } from "./i18n.js";
 import { TableConnection } from "./connection.js";
 import { createSlide } from "./slide.js";
 import { createSummy } from "./summy.js";
+import { describeTableEvent } from "./table_log.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("table");
 const tableId = root.dataset.table;
-const invite = root.dataset.invite || new URLSearchParams(location.search).get("invite") || "";
+const invite = root.dataset.invite || "";
 const baseTitle = document.title;
+const SEAT_CHANGES = new Set(["join", "leave", "kick", "start", "zombie", "finish", "rematch_vote", "rematch", "close"]);
 
-let info = null; // the table: game, seats, status, clocks, spectators, result
-let view = null;
+let info = null; // the table summary (docs/protocol.md): game, seats, status, deadlines, result
+let view = null; // this client's view of the game
+let user = null; // the signed-in player, if any
+let toAct = [];
+let deadlines = {};
 let ui = null;
 let wasMyTurn = false;
-let clockBase = { at: 0, clocks: null };
+let ratingChanges = {};
+let askedRematch = false;
 const settings = {
   sound: localStorage.getItem("meeple.sound") === "on",
   notify: localStorage.getItem("meeple.notify") === "on",
@@ -29,22 +35,22 @@ function say(text, kind = "") {
 function seatName(seat) {
   const entry = info && info.seats ? info.seats[seat] : null;
   if (!entry) return t("js.table.seat_n", { n: seat + 1 });
+  if (entry.bot) return t("bot." + entry.bot);
   const name = entry.name || t("js.table.free_seat");
-  if (entry.zombie) return `${name} (${t("js.table.zombie")})`;
-  if (entry.bot) return `${name} (${t("bot." + (entry.level || entry.bot))})`;
-  return name;
+  return entry.zombie ? `${name} (${t("js.table.zombie")})` : name;
 }
+
+const mySeat = () => (view && view.seat !== undefined ? view.seat : null);
 
 function send(action) {
   if (!connection.send({ type: "action", id: crypto.randomUUID(), action })) say(t("js.table.offline_wait"), "bad");
 }
 
 function ensureUi(game) {
-  if (ui) return;
+  if (ui || !game) return;
   $("table-heading").textContent = t("game." + game);
   $("rules-link").href = `/rules/${game}`;
-  const ctx = { send, seatName, say };
-  ui = game === "slide" ? createSlide($("game"), ctx) : createSummy($("game"), ctx);
+  ui = game === "slide" ? createSlide($("game"), { send, seatName, say }) : createSummy($("game"), { send, seatName, say });
 }
 
 function formatClock(seconds) {
@@ -53,44 +59,33 @@ function formatClock(seconds) {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
-function clockLeft(seat) {
-  const clocks = clockBase.clocks;
-  if (!clocks || clocks[seat] === null || clocks[seat] === undefined) return null;
-  const toAct = view ? view.to_act || [] : [];
-  const elapsed = toAct.includes(seat) && info.status === "playing" ? (Date.now() - clockBase.at) / 1000 : 0;
-  return clocks[seat] - elapsed;
-}
-
 function drawPlayers() {
-  if (!info || !info.seats) return;
-  const toAct = view ? view.to_act || [] : [];
+  if (!info) return;
   const scores = view ? view.scores || view.totals || [] : [];
   $("players").replaceChildren(...info.seats.map((seat, index) => {
-    const left = clockLeft(index);
-    const classes = [toAct.includes(index) ? "to-act" : "", view && view.seat === index ? "me" : ""].filter(Boolean).join(" ");
+    const at = deadlines[String(index)];
+    const left = at === undefined || at === null ? null : at - Date.now() / 1000;
+    const acting = toAct.includes(index);
     const picked = view && view.phase === "reveal" && view.picked && view.picked[index];
-    return el("li", { class: classes, dataset: { seat: index } },
+    return el("li", { class: [acting ? "to-act" : "", mySeat() === index ? "me" : ""].join(" ").trim(), dataset: { seat: index } },
       el("span", { class: "name" }, seatName(index)),
-      view && view.seat === index ? el("span", { class: "muted" }, ` (${t("js.table.you")})`) : null,
+      mySeat() === index ? el("span", { class: "muted" }, ` (${t("js.table.you")})`) : null,
       el("br"),
       scores[index] !== undefined ? el("span", { class: "score" }, t("js.table.points", { n: scores[index] })) : null,
-      left !== null ? el("span", { class: `clock${left < 15 ? " low" : ""}`, "aria-label": t("js.table.clock_label", { time: formatClock(left) }) }, ` · ⏱ ${formatClock(left)}`) : null,
-      toAct.includes(index) ? el("span", { class: "sr" }, t("js.table.to_play")) : null,
+      left !== null ? el("span", { class: `clock${left < 15 ? " low" : ""}`, "aria-label": t("js.table.clock_label", { time: formatClock(left) }) }, ` · ${formatClock(left)}`) : null,
+      acting ? el("span", { class: "sr" }, ` ${t("js.table.to_play")}`) : null,
       picked ? el("span", {}, ` · ${t("js.slide.has_picked")}`) : null,
       view && view.hand_sizes ? el("span", { class: "muted" }, ` · ${t("js.summy.tiles_in_hand", { n: view.hand_sizes[index] })}`) : null);
   }));
 }
 
 function drawTurn() {
-  const mine = Boolean(ui && view && ui.myTurn());
+  const mine = Boolean(ui && view && info && info.status === "playing" && ui.myTurn());
   let text = "";
-  if (!info) text = "";
-  else if (info.status === "waiting") text = t("js.table.waiting_players");
-  else if (info.status === "over" || (view && view.result)) text = t("js.table.game_over");
+  if (info && info.status === "open") text = t("js.table.waiting_players");
+  else if (info && (info.status === "finished" || info.status === "closed")) text = t("js.table.game_over");
   else if (mine) text = t("js.table.your_turn");
-  else if (view && (view.to_act || []).length) {
-    text = t("js.table.to_play_line", { names: view.to_act.map(seatName).join(", ") });
-  }
+  else if (toAct.length) text = t("js.table.to_play_line", { names: toAct.map(seatName).join(", ") });
   $("turn-line").textContent = text;
   $("turn-line").classList.toggle("mine", mine);
   document.title = mine ? `▶ ${t("js.table.your_turn")} · ${baseTitle}` : baseTitle;
@@ -117,32 +112,45 @@ function signalTurn() {
 }
 
 function drawWaiting() {
-  const waiting = info && info.status === "waiting";
+  const waiting = Boolean(info && info.status === "open");
   $("seat-panel").hidden = !waiting;
   if (!waiting) return;
+  const seated = user && info.seats.some((seat) => seat.user_id === user.id);
   $("waiting-seats").replaceChildren(...info.seats.map((seat, index) => el("li", {},
-    `${index + 1}. `, seat.name ? seatName(index) : el("button", {
+    `${index + 1}. `, seat.name || seat.bot ? seatName(index) : seated ? t("js.table.free_seat") : el("button", {
       type: "button", onclick: () => join(index), "aria-label": t("js.table.take_seat_n", { n: index + 1 }),
     }, t("js.table.take_seat")))));
-  if (info.invite) {
-    $("invite-line").hidden = false;
-    $("invite-link").value = `${location.origin}/table/${encodeURIComponent(tableId)}?invite=${encodeURIComponent(info.invite)}`;
+  $("invite-line").hidden = !info.invite_url;
+  if (info.invite_url) $("invite-link").value = location.origin + info.invite_url.replace("/tables/", "/table/");
+  const full = info.seats.every((seat) => seat.name || seat.bot);
+  $("start").hidden = !(user && user.id === info.creator_id && full);
+}
+
+async function loadRatingChanges() {
+  if (!info.rated) return;
+  for (const seat of info.seats) {
+    if (!seat.name || seat.bot) continue;
+    try {
+      const points = await api("GET", routes.history(seat.name, info.game));
+      const at = points.findIndex((p) => p.table_id === tableId);
+      if (at >= 0) ratingChanges[seat.seat] = points[at].rating - (at > 0 ? points[at - 1].rating : 0);
+    } catch { /* a guest without history */ }
   }
-  $("start").hidden = !info.can_start;
+  drawSummary();
 }
 
 function drawSummary() {
-  const result = (view && view.result) || (info && info.result);
+  const result = (info && info.result) || (view && view.result);
   if (!result) return;
   $("summary-reason").textContent = translateMessage(result.reason || "");
-  const changes = (info && info.rating_changes) || {};
   const order = result.ranks.map((rank, seat) => [rank, seat]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   $("summary-rows").replaceChildren(...order.map(([rank, seat]) => {
-    const change = changes[seat] ?? changes[String(seat)];
-    return el("tr", {}, el("td", {}, rank), el("td", {}, seatName(seat)), el("td", {}, result.scores[seat]),
-      el("td", {}, change === undefined || change === null ? "—" : `${change >= 0 ? "+" : ""}${Number(change).toFixed(1)}`));
+    const change = ratingChanges[seat];
+    return el("tr", { dataset: { seat } }, el("td", {}, rank), el("td", {}, seatName(seat)), el("td", {}, result.scores[seat]),
+      el("td", {}, change === undefined ? "—" : `${change >= 0 ? "+" : ""}${change.toFixed(1)}`));
   }));
   $("replay-link").href = `/replay/${encodeURIComponent(tableId)}`;
+  $("rematch").hidden = mySeat() === null;
   if (!$("summary").open && !$("summary").dataset.closed) $("summary").showModal();
 }
 
@@ -152,62 +160,90 @@ function log(text) {
   $("log").scrollTop = $("log").scrollHeight;
 }
 
+function chat(event) {
+  $("chat").append(el("li", {}, el("strong", {}, `${event.data.name}: `), event.data.text));
+  $("chat").scrollTop = $("chat").scrollHeight;
+}
+
 function draw() {
-  if (info) ensureUi(info.game || (view && view.game));
+  if (info) ensureUi(info.game);
   if (ui && view) ui.update(view);
   drawPlayers();
   drawTurn();
   drawWaiting();
   drawSummary();
-  $("spectators").textContent = info ? t("js.table.spectators", { n: info.spectators ?? 0 }) : "";
-  $("leave").hidden = !(view && view.seat !== null && view.seat !== undefined) && !(info && info.status === "waiting");
+  $("leave").hidden = !(info && user && info.seats.some((seat) => seat.user_id === user.id && !seat.zombie))
+    || (info && info.status === "finished");
+}
+
+async function refreshTable() {
+  try {
+    const answer = await api("GET", routes.table(tableId, invite));
+    info = { ...answer.table, invite_url: answer.invite_url };
+    deadlines = info.deadlines || {};
+  } catch (error) {
+    say(error.message, "bad");
+  }
+  draw();
 }
 
 async function join(seat) {
   try {
-    await ensurePlayer();
-    await api("POST", routes.join(tableId), { seat, invite });
+    user = await ensurePlayer();
+    await api("POST", routes.join(tableId), { seat, invite: invite || null });
     connection.restart();
   } catch (error) {
     say(error.message, "bad");
   }
 }
 
+function handleEvent(event) {
+  if (event.kind === "chat") chat(event);
+  else log(describeTableEvent(event, seatName, ui));
+  if (event.kind === "rematch" && askedRematch) location.href = `/table/${encodeURIComponent(event.data.table_id)}`;
+  if (event.kind === "rematch" && !askedRematch) {
+    $("summary").querySelector(".actions").append(el("a", { href: `/table/${encodeURIComponent(event.data.table_id)}` }, t("js.table.rematch_ready")));
+  }
+}
+
 const connection = new TableConnection(routes.tableSocket(tableId), invite, {
-  snapshot(data) {
-    info = data.table || info;
-    view = data.view ?? view;
-    clockBase = { at: Date.now(), clocks: data.clocks ?? (info && info.clocks) ?? null };
+  async snapshot(hello) {
+    info = { ...hello.table, invite_url: hello.invite_url };
+    user = hello.user;
+    view = hello.view;
+    toAct = hello.table.to_act || [];
+    deadlines = hello.table.deadlines || {};
+    ensureUi(info.game);
     $("log").replaceChildren();
-    for (const event of data.log || []) log(ui ? ui.describe(event) : null);
+    $("chat").replaceChildren();
+    try {
+      for (const event of await api("GET", routes.events(tableId, invite))) {
+        if (event.version <= hello.version) handleEvent(event);
+      }
+    } catch { /* the log is a comfort; the board is what matters */ }
     draw();
+    if (info.status === "finished") loadRatingChanges();
   },
-  event(data) {
-    if (data.view) view = data.view;
-    if (data.table) info = data.table;
-    if (data.clocks !== undefined) clockBase = { at: Date.now(), clocks: data.clocks };
-    ensureUi((info && info.game) || (view && view.game));
-    log(ui.describe(data.event || {}));
+  event(event) {
+    if (event.view) view = event.view;
+    toAct = event.to_act || [];
+    deadlines = event.deadlines || {};
+    handleEvent(event);
+    if (event.kind === "action" && ui && ui.myTurn() === false) say("", "");
     draw();
+    if (SEAT_CHANGES.has(event.kind)) {
+      refreshTable().then(() => { if (event.kind === "finish") loadRatingChanges(); });
+    }
   },
-  table(data) {
-    info = data.table;
-    if (data.clocks !== undefined) clockBase = { at: Date.now(), clocks: data.clocks };
-    draw();
-  },
-  chat(data) {
-    $("chat").append(el("li", {}, el("strong", {}, `${data.name ?? data.from ?? "?"}: `), data.text ?? ""));
-    $("chat").scrollTop = $("chat").scrollHeight;
-  },
-  refused(data) {
-    const message = translateMessage(data.message || data.error || t("js.error.generic"));
-    say(message, "bad");
+  refused(error) {
+    say(translateMessage(error.message || t("js.error.generic")), "bad");
   },
   online(isOnline) {
     $("offline").hidden = isOnline;
     root.classList.toggle("is-offline", !isOnline);
   },
 });
+window.meeple = { connection };
 
 $("chat-form").addEventListener("submit", (event) => {
   event.preventDefault();
@@ -215,16 +251,17 @@ $("chat-form").addEventListener("submit", (event) => {
   if (text && connection.send({ type: "chat", text })) $("chat-input").value = "";
 });
 $("leave").addEventListener("click", async () => {
-  if (!confirm(t("js.table.leave_confirm"))) return;
+  if (info.status === "playing" && !confirm(t("js.table.leave_confirm"))) return;
   try { await api("POST", routes.leave(tableId)); location.href = "/"; } catch (error) { say(error.message, "bad"); }
 });
 $("start").addEventListener("click", async () => {
   try { await api("POST", routes.start(tableId)); } catch (error) { say(error.message, "bad"); }
 });
 $("rematch").addEventListener("click", async () => {
+  askedRematch = true;
   try {
-    const table = await api("POST", routes.rematch(tableId));
-    if (table && table.id && table.id !== tableId) location.href = `/table/${encodeURIComponent(table.id)}`;
+    const answer = await api("POST", routes.rematch(tableId));
+    if (answer.rematch_id) location.href = `/table/${encodeURIComponent(answer.rematch_id)}`;
     else say(t("js.table.rematch_asked"), "ok");
   } catch (error) { say(error.message, "bad"); }
 });

@@ -1,0 +1,24 @@
+// The game log in words: one line per table event (docs/protocol.md), game moves through the game UI.
+import { t } from "./i18n.js";
+
+/** A readable line for a table event, or null for one not worth a line. */
+export function describeTableEvent(event, seatName, ui) {
+  const who = event.seat === null || event.seat === undefined ? "" : seatName(event.seat);
+  switch (event.kind) {
+    case "action": {
+      const lines = (event.data.events || []).map((e) => (ui ? ui.describe(e) : null)).filter(Boolean);
+      if (event.data.by === "timeout") lines.unshift(t("js.log.timeout", { name: who }));
+      return lines.join(" ");
+    }
+    case "join": return t("js.log.join", { name: event.data.name || who });
+    case "leave": return t("js.log.leave", { name: who });
+    case "kick": return t("js.log.kick", { name: who });
+    case "start": return t("js.log.start");
+    case "zombie": return t("js.log.zombie", { name: who });
+    case "finish": return t("js.log.game_over");
+    case "rematch_vote": return t("js.log.rematch_vote", { name: who });
+    case "rematch": return t("js.log.rematch");
+    case "close": return t("js.log.close");
+    default: return null;
+  }
+}
