@@ -191,6 +191,7 @@ async def table_socket(
     """Play or watch one table: hello (or the missed events), then one message per event."""
     services: Services = websocket.app.state.services
     user = await websocket_user(websocket)
+    await websocket.accept()
     try:
         table = await services.tables.get(table_id)
     except TableError:
@@ -199,7 +200,6 @@ async def table_socket(
     if table.info.private and not is_member(table, user) and invite != table.info.invite_token:
         await websocket.close(POLICY_VIOLATION, "there is no such table")
         return
-    await websocket.accept()
     subscription = await services.bus.subscribe(channel(table_id))
     connection = TableConnection(websocket, services, table, user)
     tasks: list[asyncio.Task[None]] = []

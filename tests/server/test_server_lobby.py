@@ -1,0 +1,128 @@
+"""The lobby and a table's life before the game: create, join, leave, kick, start, invite, quick play."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from server_harness import LiveServer, url_path
+from websockets.sync.client import connect
+
+BAD_TABLES = [
+    ("summy for three", {"game": "summy", "seats": 3}, "bad_seats"),
+    ("slide alone", {"game": "slide", "seats": 1}, "bad_seats"),
+    ("bot in no seat", {"game": "slide", "seats": 2, "bots": {"5": "greedy"}}, "bad_seat"),
+    ("unknown bot level", {"game": "slide", "seats": 2, "bots": {"1": "genius"}}, "bad_level"),
+    ("clock too short", {"game": "slide", "seats": 2, "move_seconds": 1}, "bad_clock"),
+    ("turn clock too short", {"game": "slide", "seats": 2, "pace": "turn", "move_seconds": 60},
+     "bad_clock"),
+    ("unknown option", {"game": "slide", "seats": 2, "options": {"gravity": True}}, "bad_options"),
+    ("creator on a bot seat", {"game": "slide", "seats": 2, "bots": {"0": "greedy"}, "seat": 0},
+     "bad_seat"),
+]
+
+
+@pytest.mark.parametrize(("case", "spec", "code"), BAD_TABLES, ids=[b[0] for b in BAD_TABLES])
+def test_bad_tables_are_refused_naming_the_problem(
+    server: LiveServer, case: str, spec: dict[str, Any], code: str
+) -> None:
+    client = server.client()
+    client.guest()
+    refused = client.post("/api/tables", spec, expect=400)
+    assert refused["code"] == code and refused["detail"], case
+
+
+def test_slide_variants_and_bots_in_any_seats(server: LiveServer) -> None:
+    client = server.client()
+    client.guest()
+    table = client.create_table(
+        game="slide",
+        seats=4,
+        bots={"0": "expert", "2": "random"},
+        options={"lowest_reveal_starts": True, "match_to_100": True},
+        rated=True,
+    )["table"]
+    assert table["options"]["lowest_reveal_starts"] and table["options"]["match_to_100"]
+    assert [s["bot"] for s in table["seats"]] == ["expert", None, "random", None]
+    assert table["seats"][1]["name"] == client.user["name"]  # type: ignore[index]
+    assert table["rated"] and table["pace"] == "realtime" and table["move_seconds"] == 60
+
+
+def test_join_leave_kick_and_start_before_the_game(server: LiveServer) -> None:
+    host, ann, bea = server.client("host"), server.client("ann"), server.client("bea")
+    for client in (host, ann, bea):
+        client.guest()
+    table_id = host.create_table(game="slide", seats=3)["table"]["id"]
+    path = f"/api/tables/{table_id}"
+    assert host.post(f"{path}/start", expect=400)["code"] == "seats_free"
+    ann.post(f"{path}/join", {"seat": 1})
+    assert bea.post(f"{path}/join", {"seat": 1}, expect=400)["code"] == "seat_taken"
+    assert ann.post(f"{path}/join", {}, expect=400)["code"] == "already_seated"
+    bea.post(f"{path}/join", {})
+    assert ann.post(f"{path}/kick", {"seat": 2}, expect=403)["code"] == "not_creator"
+    host.post(f"{path}/kick", {"seat": 2})
+    assert host.get(path)["table"]["seats"][2]["user_id"] is None
+    ann.post(f"{path}/leave")
+    assert host.get(path)["table"]["seats"][1]["user_id"] is None
+    ann.post(f"{path}/join", {})
+    bea.post(f"{path}/join", {})
+    assert ann.post(f"{path}/start", expect=403)["code"] == "not_creator"
+    started = host.post(f"{path}/start")["table"]
+    assert started["status"] == "playing"
+    assert host.post(f"{path}/kick", {"seat": 1}, expect=400)["code"] == "started"
+    assert server.client().post(f"{path}/join", {}, expect=401)
+
+
+def test_the_lobby_lists_public_open_tables_live(server: LiveServer) -> None:
+    host, guest = server.client("host"), server.client("guest")
+    host.guest()
+    guest.guest()
+    lobby = connect(f"{server.ws_url}/ws/lobby?game=slide", open_timeout=10, legacy=True)
+    first = json.loads(lobby.recv(timeout=10))
+    assert first == {"type": "lobby", "tables": []}
+    public = host.create_table(game="slide", seats=2)["table"]
+    host.create_table(game="slide", seats=2, private=True)
+    host.create_table(game="summy", seats=2)
+    opened = json.loads(lobby.recv(timeout=10))
+    assert opened["type"] == "table" and opened["table"]["id"] == public["id"]
+    assert [t["id"] for t in host.get("/api/tables", game="slide")] == [public["id"]]
+    assert len(host.get("/api/tables")) == 2
+    guest.post(f"/api/tables/{public['id']}/join", {})
+    joined = json.loads(lobby.recv(timeout=10))
+    assert joined["table"]["seats"][1]["user_id"] == guest.user["id"]  # type: ignore[index]
+    host.post(f"/api/tables/{public['id']}/start")
+    gone = json.loads(lobby.recv(timeout=10))
+    assert gone == {"type": "gone", "id": public["id"], "status": "playing"}
+    assert host.get("/api/tables", game="slide") == []
+    lobby.close()
+
+
+def test_a_private_table_is_reached_only_through_its_invite_link(server: LiveServer) -> None:
+    host, friend, stranger = server.client("host"), server.client("friend"), server.client("x")
+    for client in (host, friend, stranger):
+        client.guest()
+    created = host.create_table(game="summy", seats=2, private=True)
+    table_id, token = url_path(created["invite_url"])
+    assert table_id == created["table"]["id"]
+    assert stranger.get(f"/api/tables/{table_id}", expect=404)
+    assert stranger.post(f"/api/tables/{table_id}/join", {}, expect=404)
+    with pytest.raises(Exception, match="1008|policy|no such table"):
+        stranger.connect(table_id).recv()
+    watcher = stranger.connect(table_id, invite=token)
+    assert watcher.recv()["seat"] is None
+    friend.post(f"/api/tables/{table_id}/join", {"invite": token})
+    assert friend.get(f"/api/tables/{table_id}")["invite_url"] == created["invite_url"]
+
+
+def test_quick_play_seats_players_together_and_starts_when_full(server: LiveServer) -> None:
+    players = [server.client(f"p{n}") for n in range(2)]
+    for client in players:
+        client.guest()
+    first = players[0].post("/api/quickplay", {"game": "summy"})["table"]
+    assert first["status"] == "open" and first["quick"]
+    again = players[0].post("/api/quickplay", {"game": "summy"})["table"]
+    assert again["id"] == first["id"]
+    second = players[1].post("/api/quickplay", {"game": "summy"})["table"]
+    assert second["id"] == first["id"]
+    assert second["status"] == "playing"
