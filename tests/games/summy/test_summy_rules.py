@@ -208,3 +208,19 @@ def test_run_cells_is_the_longest_unbroken_line() -> None:
     tiles = {(0, -1): "1", (0, 0): "=", (0, 1): "1", (0, 3): "2", (1, 0): "3"}
     assert run_cells(tiles, (0, 0), "H") == [(0, -1), (0, 0), (0, 1)]
     assert run_cells(tiles, (0, 0), "V") == [(0, 0), (1, 0)]
+
+
+def test_a_tile_in_a_horizontal_and_a_vertical_equation_joins_no_third() -> None:
+    # the 1 at (0,-3) is in 1+1=2 (row 0) and 2x1=2 (column -3): every cell that could
+    # extend either line through it is sealed or taken
+    tiles, equations = AFTER_CROSSING
+    ends: list[tuple[Direction, Cell]] = [
+        ("H", (0, -4)),
+        ("H", (0, 2)),
+        ("V", (-3, -3)),
+        ("V", (3, -3)),
+    ]
+    for direction, cell in ends:
+        placement = place(direction, (cell[0], cell[1], "1"))
+        with pytest.raises(IllegalAction, match="is sealed"):
+            check_placement(tiles, equations, ["1"], placement)
