@@ -234,6 +234,11 @@ class Socket:
         if self.version < version:
             self.recv_until(lambda _m: self.version >= version, timeout)
 
+    def wait_finished(self, timeout: float = 60.0) -> None:
+        """Receive until this socket has seen the game's ``finish`` event."""
+        if not self.finished:
+            self.recv_until(lambda _m: self.finished, timeout)
+
     def drain(self, wait: float = 0.0) -> list[dict[str, Any]]:
         """Every message already waiting (waiting up to ``wait`` for the first)."""
         got = []
