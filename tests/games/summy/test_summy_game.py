@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import random
 from collections import Counter
 from dataclasses import replace
@@ -310,3 +311,10 @@ def test_random_games_keep_every_tile_and_end(seed: int, players: int) -> None:
     assert final.result is not None
     assert final.stock == ()
     assert any(isinstance(GAME.parse_action(a), Placement) for _, a in game.record.actions)
+
+
+def test_states_pickle_for_worker_processes() -> None:
+    for state in play_random_game(2, 2).states[::5]:
+        copy = pickle.loads(pickle.dumps(state))
+        assert copy == state
+        assert hash(copy.table) == hash(state.table)

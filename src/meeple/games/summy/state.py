@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from types import MappingProxyType
 from typing import TypeVar
 
 from meeple.games.base import IllegalAction, Result, Seat, ranks_from_keys
@@ -42,6 +41,50 @@ from meeple.games.summy.tiles import (
 T = TypeVar("T")
 
 
+class Table(Mapping[Cell, str]):
+    """The tiles on the table, cell to tile: an immutable, hashable, picklable mapping.
+
+    >>> table = Table({(0, 0): "="})
+    >>> table.with_tiles([((0, 1), "2")]) == {(0, 0): "=", (0, 1): "2"}, len(table)
+    (True, 1)
+    """
+
+    __slots__ = ("_tiles",)
+
+    def __init__(self, tiles: Mapping[Cell, str] | None = None) -> None:
+        self._tiles: dict[Cell, str] = dict(tiles or {})
+
+    def __getitem__(self, cell: Cell) -> str:
+        return self._tiles[cell]
+
+    def __iter__(self) -> Iterator[Cell]:
+        return iter(self._tiles)
+
+    def __len__(self) -> int:
+        return len(self._tiles)
+
+    def __contains__(self, cell: object) -> bool:
+        return cell in self._tiles
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self._tiles.items()))
+
+    def __repr__(self) -> str:
+        return f"Table({self._tiles!r})"
+
+    def __getstate__(self) -> dict[Cell, str]:
+        return self._tiles
+
+    def __setstate__(self, tiles: dict[Cell, str]) -> None:
+        self._tiles = tiles
+
+    def with_tiles(self, pairs: Iterable[tuple[Cell, str]]) -> Table:
+        """A new table with these tiles added (this one is unchanged)."""
+        tiles = dict(self._tiles)
+        tiles.update(pairs)
+        return Table(tiles)
+
+
 @dataclass(frozen=True)
 class Turn:
     """What a turn did, as everyone saw it: the move placed, or how many tiles went out."""
@@ -64,7 +107,7 @@ class SummyState:
     """
 
     players: int
-    table: Mapping[Cell, str]
+    table: Table
     equations: tuple[Equation, ...]
     hands: tuple[tuple[str, ...], ...]
     stock: tuple[str, ...]
@@ -121,7 +164,7 @@ def new_state(players: int, seed: int) -> SummyState:
     first = choose_first_player(hands, rng)
     return SummyState(
         players=players,
-        table=MappingProxyType({START_CELL: EQUALS}),
+        table=Table({START_CELL: EQUALS}),
         equations=(),
         hands=hands,
         stock=tuple(stock[players * HAND_SIZE :]),
@@ -160,7 +203,7 @@ def take_turn(state: SummyState, seat: Seat, action: Action) -> SummyState:
     if isinstance(action, Placement):
         move = check_placement(table, equations, hand, action)
         hand = _take_from_hand(hand, [tile for _, tile in action.tiles])
-        table = MappingProxyType({**table, **dict(action.tiles)})
+        table = table.with_tiles(action.tiles)
         equations = (*equations, move.equation)
         scores = _replaced(scores, seat, scores[seat] + move.score)
         turn = Turn(seat, "place", move=move)
