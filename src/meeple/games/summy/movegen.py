@@ -34,11 +34,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from meeple.games.base import IllegalAction
-from meeple.games.summy.movegen_solve import solve
+from meeple.games.summy.movegen_solve import HOLE, solve
 from meeple.games.summy.movegen_windows import (
-    Window,
+    Stretch,
     cell_at,
-    line_windows,
+    line_stretches,
     lines,
     sealed_by_line,
 )
@@ -56,33 +56,33 @@ from meeple.games.summy.tiles import (
 
 @dataclass(frozen=True)
 class _Candidate:
-    """A window placed on the table: its direction and line, for turning fillings into moves."""
+    """A stretch placed on the table: its direction and line, for turning fillings into moves."""
 
     direction: Direction
     line: int
-    window: Window
+    stretch: Stretch
 
-    def order_key(self) -> tuple[int, int, int, int]:
-        """Where this window's moves come in the legal-moves order."""
-        return (DIRECTIONS.index(self.direction), self.line, self.window.start, self.window.end)
+    def order_key(self) -> tuple[int, int, int]:
+        """Where this stretch's moves come in the legal-moves order."""
+        return (DIRECTIONS.index(self.direction), self.line, self.stretch.start)
 
-    def move(self, filling: str) -> Move:
-        """The move that puts ``filling`` (one tile per hole) into this window."""
-        window, direction, line = self.window, self.direction, self.line
+    def move(self, end: int, filling: str) -> Move:
+        """The move that fills the run ``pattern[:end + 1]`` with ``filling`` (a tile per hole)."""
+        stretch, direction, line = self.stretch, self.direction, self.line
         placed = tuple(
             (cell_at(direction, line, pos), tile)
-            for pos, tile in zip(window.holes, filling, strict=True)
+            for pos, tile in zip(stretch.holes, filling, strict=False)
         )
         it = iter(filling)
-        text = "".join(next(it) if cell == "?" else cell for cell in window.pattern)
-        score = window.fixed_points + sum(ord(t) - 48 for t in filling if t in DIGITS)
-        row, col = cell_at(direction, line, window.start)
-        equation = Equation(row, col, direction, window.end - window.start + 1)
+        text = "".join(next(it) if cell == HOLE else cell for cell in stretch.pattern[: end + 1])
+        score = sum(ord(t) - 48 for t in text if t in DIGITS)
+        row, col = cell_at(direction, line, stretch.start)
+        equation = Equation(row, col, direction, end + 1)
         return Move(Placement(direction, placed), score, text, equation)
 
 
 def _candidates(position: Position) -> Iterator[_Candidate]:
-    """Every window of the table, in legal-moves order."""
+    """Every stretch of the table, in legal-moves order."""
     max_holes = min(HAND_SIZE, len(position.hand))
     if max_holes == 0:
         return
@@ -90,8 +90,8 @@ def _candidates(position: Position) -> Iterator[_Candidate]:
         by_line = lines(position, direction)
         sealed = sealed_by_line(position, direction)
         for line in sorted(by_line):
-            for window in line_windows(by_line[line], sealed.get(line, frozenset()), max_holes):
-                yield _Candidate(direction, line, window)
+            for stretch in line_stretches(by_line[line], sealed.get(line, frozenset()), max_holes):
+                yield _Candidate(direction, line, stretch)
 
 
 def _hand_key(position: Position) -> str:
@@ -109,13 +109,13 @@ class LegalMoves:
         """Every legal move, each once, in the documented order."""
         hand = _hand_key(self.position)
         for candidate in _candidates(self.position):
-            for filling in solve(candidate.window.pattern, hand):
-                yield candidate.move(filling)
+            for end, filling in solve(candidate.stretch.pattern, hand):
+                yield candidate.move(end, filling)
 
     def count(self) -> int:
         """How many legal moves there are (without building them)."""
         hand = _hand_key(self.position)
-        return sum(len(solve(c.window.pattern, hand)) for c in _candidates(self.position))
+        return sum(len(solve(c.stretch.pattern, hand)) for c in _candidates(self.position))
 
     def __len__(self) -> int:
         """Same as :meth:`count`."""
@@ -124,7 +124,7 @@ class LegalMoves:
     def __bool__(self) -> bool:
         """Whether there is at least one legal move."""
         hand = _hand_key(self.position)
-        return any(solve(c.window.pattern, hand) for c in _candidates(self.position))
+        return any(solve(c.stretch.pattern, hand) for c in _candidates(self.position))
 
     def __contains__(self, item: object) -> bool:
         """Whether a :class:`Placement` is legal (or a :class:`Move` is one, exactly).
@@ -153,26 +153,26 @@ def legal_moves(position: Position) -> LegalMoves:
     return LegalMoves(position)
 
 
-def _upper_bound(window: Window, hand_digits: list[int]) -> int:
-    """The most points any equation in ``window`` could score with these hand digits.
+def _upper_bound(pattern: str, hand_digits: list[int]) -> int:
+    """The most points any equation in a prefix of ``pattern`` could score with these digits.
 
     ``hand_digits`` is sorted, highest first. A hole must hold the ``=`` if the
-    window has none, and one must hold an operator if it has none.
+    pattern has none, and one must hold an operator if it has none.
     """
-    pattern = window.pattern
-    digit_holes = pattern.count("?")
+    digit_holes = pattern.count(HOLE)
     if "=" not in pattern:
         digit_holes -= 1
     if not any(op in pattern for op in "+-x:"):
         digit_holes -= 1
-    return window.fixed_points + sum(hand_digits[: max(digit_holes, 0)])
+    fixed = sum(ord(t) - 48 for t in pattern if t in DIGITS)
+    return fixed + sum(hand_digits[: max(digit_holes, 0)])
 
 
 def best_moves(position: Position, n: int) -> list[Move]:
     """The ``n`` highest-scoring legal placements, best first.
 
     Ties are broken by the legal-moves order (earlier first), so the result is
-    the first ``n`` of the legal moves sorted by score, stably. Windows are
+    the first ``n`` of the legal moves sorted by score, stably. Stretches are
     visited from the highest score bound down; one whose bound cannot beat
     the ``n``-th best found so far is never solved.
     """
@@ -181,37 +181,34 @@ def best_moves(position: Position, n: int) -> list[Move]:
     hand = _hand_key(position)
     hand_digits = sorted((ord(t) - 48 for t in position.hand if t in DIGITS), reverse=True)
     ranked = sorted(
-        ((_upper_bound(c.window, hand_digits), c.order_key(), c) for c in _candidates(position)),
+        (
+            (_upper_bound(c.stretch.pattern, hand_digits), c.order_key(), c)
+            for c in _candidates(position)
+        ),
         key=lambda entry: (-entry[0], entry[1]),
     )
-    # A min-heap of the best n so far, keyed so that the worst (lowest score,
-    # then latest in order) is on top.
-    best: list[tuple[int, tuple[int, int, int, int], tuple[int, ...], str, _Candidate]] = []
+    # A min-heap of the best n so far: the worst (lowest score, then latest in
+    # the legal-moves order) is on top, so order parts are negated.
+    best: list[tuple[int, tuple[int, ...], int, tuple[int, ...], str, _Candidate]] = []
     for bound, key, candidate in ranked:
         if len(best) == n:
-            worst_score, worst_key = best[0][0], _negated(best[0][1])
+            worst_score, worst_key = best[0][0], tuple(-k for k in best[0][1])
             if bound < worst_score or (bound == worst_score and key > worst_key):
-                break
-        window = candidate.window
-        for filling in solve(window.pattern, hand):
-            score = window.fixed_points + sum(ord(t) - 48 for t in filling if t in DIGITS)
-            entry = (score, _negated(key), _negated_text(filling), filling, candidate)
+                continue
+        pattern = candidate.stretch.pattern
+        fixed = {end: _points(pattern[: end + 1]) for end in range(len(pattern))}
+        negated_key = tuple(-k for k in key)
+        for end, filling in solve(pattern, hand):
+            score = fixed[end] + _points(filling)
+            entry = (score, negated_key, -end, tuple(-ord(c) for c in filling), filling, candidate)
             if len(best) < n:
                 heapq.heappush(best, entry)
-            elif entry[:3] > best[0][:3]:
+            elif entry[:4] > best[0][:4]:
                 heapq.heapreplace(best, entry)
-    best.sort(key=lambda e: e[:3], reverse=True)
-    return [candidate.move(filling) for _, _, _, filling, candidate in best]
+    best.sort(key=lambda e: e[:4], reverse=True)
+    return [candidate.move(-neg_end, filling) for _, _, neg_end, _, filling, candidate in best]
 
 
-def _negated(key: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
-    """``key`` with every part negated: earlier in order compares greater."""
-    return (-key[0], -key[1], -key[2], -key[3])
-
-
-def _negated_text(text: str) -> tuple[int, ...]:
-    """``text`` as negated code points: earlier in text order compares greater.
-
-    Fillings of one window all have the same length, so no prefix issue arises.
-    """
-    return tuple(-ord(c) for c in text)
+def _points(text: str) -> int:
+    """The sum of the digit values in ``text`` (holes and operators count 0)."""
+    return sum(ord(t) - 48 for t in text if t in DIGITS)

@@ -1,198 +1,202 @@
-"""Fill the holes of one candidate run with hand tiles so that it reads as a true equation.
+"""Fill the empty cells of a line, from one starting cell, so that they make true equations.
 
-A *pattern* is the text of a candidate run with ``?`` for each empty cell to be
-filled (``"??5?=??"``); a *hand* is the player's tiles as a sorted string. The
-solver returns every distinct *filling*: the tiles for the holes, in reading
-order, such that the run is a well-formed true equation (rules 6 and 7 of
-``shared/rules/summy.md``).
+A *pattern* is the text of a stretch of one line, from the first cell of a
+candidate run to the furthest cell a run from there may reach, with ``?`` for
+each empty cell (``"??5?=??"``); a *hand* is the player's tiles as a sorted
+string. :func:`solve` returns every run starting at the pattern's first cell
+that hand tiles can turn into a true equation (rules 6 and 7 of
+``shared/rules/summy.md``), as ``(end, filling)``: the run is
+``pattern[:end + 1]`` and ``filling`` holds one tile per ``?`` in it.
 
-It enumerates only the left side of the ``=`` (the right side is a single
-number, so it follows from the left side's value): depth first, one cell at a
-time, pruned by the grammar (a number never has a leading zero, operators
-alternate with numbers, the left side starts and ends with a digit), by the
-digits the right side still needs, and evaluated incrementally in exact
-integer fractions. Results are cached by ``(pattern, hand)``: the same
-pattern of fixed tiles and gaps recurs across the table and across calls.
+A run may end at ``end`` only if the next cell is empty (``?``) or outside the
+pattern, and only if it holds one of the pattern's fixed (old) tiles (rule 4).
 
->>> solve("?+?=2", "1128")
-('11',)
->>> solve("???=6", "123x")
-('2x3', '3x2')
+One depth-first search per pattern serves every run that starts there: it
+builds the left side of the ``=`` one cell at a time, pruned by the grammar (no
+leading zero, operators between numbers, digits at both ends) and evaluated
+incrementally in exact integer fractions. Wherever the left side could stop
+(the next cell is the old ``=`` or an empty cell and the hand holds an ``=``),
+its value fixes the right side, a single number, hence where the run ends;
+that run is kept if the right side's cells and the hand's remaining tiles
+agree with the value's digits. Results are cached by ``(pattern, hand)``:
+the same stretch of fixed tiles and gaps recurs across the table and calls.
+
+>>> solve("?+?=??", "1128")
+((4, '112'),)
+>>> solve("???=?", "236x")
+((4, '2x36'), (4, '3x26'))
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-_DIGIT_VALUE = {str(d): d for d in range(10)}
-_MUL, _DIV = 1, 2
-_MULOPS = {"x": _MUL, ":": _DIV}
+from meeple.games.summy.tiles import HAND_SIZE
+
 HOLE = "?"
+_DIGIT_VALUE = {str(d): d for d in range(10)}
+_NEW_TERM, _MUL, _DIV = 0, 1, 2
 
 
-def _right_side_fillings(right: str, value: int, counts: dict[str, int]) -> str | None:
-    """The tiles that complete the right side so it reads ``value``, or None if impossible."""
-    text = str(value)
-    if len(text) != len(right):
-        return None
-    taken: dict[str, int] = {}
-    fill: list[str] = []
-    for cell, char in zip(right, text, strict=True):
-        if cell == HOLE:
-            used = taken.get(char, 0) + 1
-            if used > counts.get(char, 0):
-                return None
-            taken[char] = used
-            fill.append(char)
-        elif cell != char:
-            return None
-    return "".join(fill)
+@lru_cache(maxsize=1 << 16)
+def solve(pattern: str, hand: str) -> tuple[tuple[int, str], ...]:
+    """Every true equation that fills a prefix of ``pattern`` from ``hand``: ``(end, filling)``.
 
-
-@lru_cache(maxsize=65536)
-def solve(pattern: str, hand: str) -> tuple[str, ...]:
-    """Every distinct filling of ``pattern``'s holes from ``hand`` making a true equation.
-
-    Fillings are strings of one tile per hole, in reading order, sorted. ``hand``
-    must be sorted (it is a cache key); it may hold more tiles than holes.
+    Sorted by ``end`` then ``filling``. ``hand`` must be sorted (it is a cache key).
     """
-    holes = pattern.count(HOLE)
-    if holes == 0 or holes > len(hand) or len(pattern) < 5:
-        return ()
-    fixed_equals = pattern.count("=")
-    if fixed_equals > 1:
+    size = len(pattern)
+    first_old = next((i for i, cell in enumerate(pattern) if cell != HOLE), size)
+    if size < 5 or not hand or first_old == size:
         return ()
     counts: dict[str, int] = {}
     for tile in hand:
         counts[tile] = counts.get(tile, 0) + 1
-    if fixed_equals == 1:
-        equals_at = [pattern.index("=")]
-    elif "=" in counts:
-        equals_at = [i for i, cell in enumerate(pattern) if cell == HOLE]
-    else:
+    if "=" not in pattern and "=" not in counts:
         return ()
-    found: list[str] = []
-    for at in equals_at:
-        if at < 3 or at > len(pattern) - 2:
-            continue
-        right = pattern[at + 1 :]
-        if any(cell != HOLE and cell not in _DIGIT_VALUE for cell in right):
-            continue
-        if len(right) > 1 and right[0] == "0":
-            continue
-        equals_filled = pattern[at] == HOLE
-        if equals_filled:
+    counts.setdefault("=", 0)
+    max_tiles = min(HAND_SIZE, len(hand))
+    need = _tiles_needed(pattern, first_old, counts["="] > 0)
+    if need[0] > max_tiles:
+        return ()
+    digit_tiles = sorted(t for t in counts if t in _DIGIT_VALUE)
+    op_tiles = sorted(t for t in counts if t in "+-x:")
+    chosen: list[str] = []
+    found: list[tuple[int, str]] = []
+
+    def close(i: int, value: int) -> None:
+        """Record the equation whose left side is ``pattern[:i]`` and worth ``value``."""
+        text = str(value)
+        end = i + len(text)
+        if end >= size or end < first_old or (end + 1 < size and pattern[end + 1] != HOLE):
+            return
+        placed_equals = pattern[i] == HOLE
+        if placed_equals:
             counts["="] -= 1
-        found.extend(_solve_split(pattern[:at], right, counts, "=" if equals_filled else ""))
-        if equals_filled:
+        tail: list[str] = []
+        ok = True
+        for cell, char in zip(pattern[i + 1 : end + 1], text, strict=True):
+            if cell == HOLE:
+                if counts.get(char, 0) == 0:
+                    ok = False
+                    break
+                counts[char] -= 1
+                tail.append(char)
+            elif cell != char:
+                ok = False
+                break
+        for char in tail:
+            counts[char] += 1
+        if placed_equals:
             counts["="] += 1
+        if ok and 0 < len(chosen) + placed_equals + len(tail) <= max_tiles:
+            found.append((end, "".join(chosen) + ("=" if placed_equals else "") + "".join(tail)))
+
+    def extend(
+        i: int, num: int, lead0: bool, sn: int, sd: int, tn: int, td: int,
+        mulop: int, sign: int, has_op: bool,
+    ) -> None:
+        """Fill cell ``i``; ``num`` is the number being read (-1: none yet).
+
+        The left side so far is worth ``sn/sd`` plus ``sign`` times the term
+        ``tn/td``, which ``num`` joins by ``mulop``.
+        """
+        if len(chosen) + need[i] > max_tiles:
+            return
+        cell = pattern[i]
+        if cell == HOLE:
+            options = [t for t in digit_tiles if counts[t]] if not (num >= 0 and lead0) else []
+            if num >= 0 and i + 1 < size:
+                options += [t for t in op_tiles if counts[t]]
+        elif cell == "=":
+            return
+        else:
+            options = [cell]
+        for tile in options:
+            if cell == HOLE:
+                counts[tile] -= 1
+                chosen.append(tile)
+            if tile in _DIGIT_VALUE:
+                digit = _DIGIT_VALUE[tile]
+                if num < 0:
+                    new_num, new_lead0 = digit, digit == 0
+                elif lead0:
+                    new_num = -2
+                else:
+                    new_num, new_lead0 = num * 10 + digit, False
+                if new_num >= 0:
+                    if has_op and i + 1 < size:
+                        after = pattern[i + 1]
+                        if after == "=" or (after == HOLE and counts["="]):
+                            if mulop == _NEW_TERM:
+                                term_n, term_d = new_num, 1
+                            elif mulop == _MUL:
+                                term_n, term_d = tn * new_num, td
+                            else:
+                                term_n, term_d = tn, td * new_num
+                            if term_d:
+                                total_n = sn * term_d + sign * term_n * sd
+                                total_d = sd * term_d
+                                if total_n >= 0 and total_n % total_d == 0:
+                                    close(i + 1, total_n // total_d)
+                    if i + 1 < size:
+                        extend(i + 1, new_num, new_lead0, sn, sd, tn, td, mulop, sign, has_op)
+            elif num >= 0 and i + 1 < size:
+                if mulop == _NEW_TERM:
+                    term_n, term_d = num, 1
+                elif mulop == _MUL:
+                    term_n, term_d = tn * num, td
+                else:
+                    term_n, term_d = tn, td * num
+                if term_d:
+                    if tile == "x" or tile == ":":
+                        extend(
+                            i + 1, -1, False, sn, sd, term_n, term_d,
+                            _MUL if tile == "x" else _DIV, sign, True,
+                        )
+                    else:
+                        extend(
+                            i + 1, -1, False, sn * term_d + sign * term_n * sd, sd * term_d,
+                            0, 1, _NEW_TERM, 1 if tile == "+" else -1, True,
+                        )
+            if cell == HOLE:
+                chosen.pop()
+                counts[tile] += 1
+
+    extend(0, -1, False, 0, 1, 0, 1, _NEW_TERM, 1, False)
     found.sort()
     return tuple(found)
 
 
-def _solve_split(left: str, right: str, counts: dict[str, int], middle: str) -> list[str]:
-    """Fillings of a run split at its ``=``; ``middle`` is "=" when the ``=`` is placed."""
-    right_holes = right.count(HOLE)
-    digits_left = sum(n for tile, n in counts.items() if tile in _DIGIT_VALUE)
-    if digits_left < right_holes:
-        return []
-    size = len(left)
-    low = 0 if len(right) == 1 else 10 ** (len(right) - 1)
-    high = 10 ** len(right)
-    tiles = sorted(tile for tile, n in counts.items() if n > 0 and tile != "=")
-    digit_tiles = [t for t in tiles if t in _DIGIT_VALUE]
-    op_tiles = [t for t in tiles if t not in _DIGIT_VALUE]
-    chosen: list[str] = []
-    found: list[str] = []
+_NEVER = 1 << 10
 
-    def finish(num: int, sn: int, sd: int, tn: int, td: int, mulop: int, sign: int) -> None:
-        if mulop == 0:
-            tn, td = num, 1
-        elif mulop == _MUL:
-            tn *= num
-        elif num == 0:
-            return
+
+def _tiles_needed(pattern: str, first_old: int, hand_has_equals: bool) -> list[int]:
+    """For each cell ``i``: the fewest hand tiles that finish an equation from there on.
+
+    That is, over every place ``j >= i`` for the ``=`` (the old ``=``, or an
+    empty cell if the hand holds one; never past an old ``=``) and the
+    shortest right side after it that ends where a run may end: the empty
+    cells in ``i..j`` plus those of that right side. ``_NEVER`` if none.
+    """
+    size = len(pattern)
+    right_needs = [_NEVER] * size
+    for j, cell in enumerate(pattern):
+        if cell != "=" and not (cell == HOLE and hand_has_equals):
+            continue
+        holes = 0
+        for end in range(j + 1, size):
+            if pattern[end] == HOLE:
+                holes += 1
+            elif pattern[end] not in _DIGIT_VALUE:
+                break
+            if end >= first_old and (end + 1 == size or pattern[end + 1] == HOLE):
+                right_needs[j] = holes + (cell == HOLE)
+                break
+    need = [_NEVER] * (size + 1)
+    for i in range(size - 1, -1, -1):
+        cell = pattern[i]
+        if cell == "=":
+            need[i] = right_needs[i]
         else:
-            td *= num
-        total_n = sn * td + sign * tn * sd
-        total_d = sd * td
-        if total_n < 0 or total_n % total_d:
-            return
-        value = total_n // total_d
-        if value < low or value >= high:
-            return
-        rest = _right_side_fillings(right, value, counts)
-        if rest is not None:
-            found.append("".join(chosen) + middle + rest)
-
-    def place_digit(
-        i: int, digit: int, num: int, lead0: bool, sn: int, sd: int, tn: int, td: int,
-        mulop: int, sign: int, has_op: bool, digits: int,
-    ) -> None:
-        if num < 0:
-            num, lead0 = digit, digit == 0
-        elif lead0:
-            return
-        else:
-            num = num * 10 + digit
-        if i + 1 == size:
-            if has_op:
-                finish(num, sn, sd, tn, td, mulop, sign)
-            return
-        extend(i + 1, num, lead0, sn, sd, tn, td, mulop, sign, has_op, digits)
-
-    def place_op(
-        i: int, op: str, num: int, sn: int, sd: int, tn: int, td: int,
-        mulop: int, sign: int, digits: int,
-    ) -> None:
-        if num < 0 or i + 1 == size:
-            return
-        if mulop == 0:
-            tn, td = num, 1
-        elif mulop == _MUL:
-            tn *= num
-        elif num == 0:
-            return
-        else:
-            td *= num
-        if op in _MULOPS:
-            extend(i + 1, -1, False, sn, sd, tn, td, _MULOPS[op], sign, True, digits)
-        else:
-            sn, sd = sn * td + sign * tn * sd, sd * td
-            extend(i + 1, -1, False, sn, sd, 0, 1, 0, 1 if op == "+" else -1, True, digits)
-
-    def extend(
-        i: int, num: int, lead0: bool, sn: int, sd: int, tn: int, td: int,
-        mulop: int, sign: int, has_op: bool, digits: int,
-    ) -> None:
-        cell = left[i]
-        if cell != HOLE:
-            if cell in _DIGIT_VALUE:
-                place_digit(
-                    i, _DIGIT_VALUE[cell], num, lead0, sn, sd, tn, td, mulop, sign, has_op, digits
-                )
-            else:
-                place_op(i, cell, num, sn, sd, tn, td, mulop, sign, digits)
-            return
-        if digits > right_holes and not (num >= 0 and lead0):
-            for tile in digit_tiles:
-                if counts[tile]:
-                    counts[tile] -= 1
-                    chosen.append(tile)
-                    place_digit(
-                        i, _DIGIT_VALUE[tile], num, lead0, sn, sd, tn, td, mulop, sign,
-                        has_op, digits - 1,
-                    )
-                    chosen.pop()
-                    counts[tile] += 1
-        if num >= 0 and i + 1 < size:
-            for tile in op_tiles:
-                if counts[tile]:
-                    counts[tile] -= 1
-                    chosen.append(tile)
-                    place_op(i, tile, num, sn, sd, tn, td, mulop, sign, digits)
-                    chosen.pop()
-                    counts[tile] += 1
-
-    extend(0, -1, False, 0, 1, 0, 1, 0, 1, False, digits_left)
-    return found
+            need[i] = min(right_needs[i], need[i + 1] + (cell == HOLE))
+    return need

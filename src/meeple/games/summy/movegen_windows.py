@@ -1,20 +1,15 @@
-"""Candidate runs ("windows") of a Summy table: where a placement could make an equation.
+"""Stretches of a Summy table's lines: where a placement could make an equation.
 
 A legal placement fills every empty cell of its run (rule 3) and the run holds
 an old tile (rule 4), so a placement is fully described by its direction and
 the run's first and last cells: the placed cells are exactly the empty cells
-in between. A window is such a run: on one line, it spans whole blocks of old
-tiles ``i..j`` (filling the gaps between them), reaches ``left`` empty cells
-before block ``i`` and ``right`` after block ``j``, and must not touch an old
-tile beyond its ends (the run would be longer). It holds 1 to ``max_holes``
-empty cells, none of them sealed (rule 5), and at least 5 cells (the shortest
-equation, ``1+1=2``).
+in between. The run must not touch an old tile beyond either end (it would be
+longer), holds 1 to ``max_holes`` empty cells, none of them sealed (rule 5),
+and at least 5 cells (the shortest equation, ``1+1=2``). Runs that start on
+the same cell are prefixes of one *stretch*, which the solver searches once.
 
->>> windows = list(line_windows([(0, "=")], frozenset(), 2))
->>> [(w.start, w.end, w.pattern) for w in windows if len(w.pattern) == 5]
-[]
->>> [(w.start, w.end, w.pattern) for w in line_windows([(0, "=")], frozenset(), 4)][:2]
-[(-4, 0, '????='), (-3, 1, '???=?')]
+>>> [(s.start, s.pattern) for s in line_stretches([(0, "="), (3, "7")], frozenset({5}), 3)]
+[(-1, '?=??7'), (0, '=??7?')]
 """
 
 from __future__ import annotations
@@ -23,26 +18,25 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from meeple.games.summy.movegen_solve import HOLE
-from meeple.games.summy.tiles import DIGITS, Cell, Direction, Position
+from meeple.games.summy.tiles import Cell, Direction, Position
 
 MIN_RUN = 5
 """The fewest tiles an equation can have (``1+1=2``)."""
 
 
 @dataclass(frozen=True)
-class Window:
-    """A candidate run on one line: cells ``start..end`` (inclusive) along the line.
+class Stretch:
+    """Where runs starting at one cell of a line may lie: cells ``start`` onwards.
 
-    ``pattern`` is its text with ``?`` for each empty cell; ``holes`` are the
-    positions along the line of those empty cells, in reading order;
-    ``fixed_points`` is the sum of the digit values of its old tiles.
+    ``pattern`` is the text from ``start`` to the furthest cell a run from
+    ``start`` may reach, with ``?`` for each empty cell; ``holes`` are the
+    positions along the line of those empty cells, in reading order. Every
+    run from ``start`` is a prefix of the pattern.
     """
 
     start: int
-    end: int
     pattern: str
     holes: tuple[int, ...]
-    fixed_points: int
 
 
 def _blocks(line: Sequence[tuple[int, str]]) -> list[tuple[int, int, str]]:
@@ -57,70 +51,56 @@ def _blocks(line: Sequence[tuple[int, str]]) -> list[tuple[int, int, str]]:
     return blocks
 
 
-def _points(text: str) -> int:
-    """The sum of the digit values in ``text``."""
-    return sum(ord(c) - 48 for c in text if c in DIGITS)
+def _furthest_end(
+    blocks: list[tuple[int, int, str]], i: int, holes: int, sealed: frozenset[int], max_holes: int
+) -> int:
+    """The last cell a run may reach that starts ``holes`` empty cells before block ``i``."""
+    end = blocks[i][1]
+    for j in range(i, len(blocks)):
+        if j > i:
+            gap = range(blocks[j - 1][1] + 1, blocks[j][0])
+            if holes + len(gap) > max_holes or any(pos in sealed for pos in gap):
+                break
+            holes += len(gap)
+            end = blocks[j][1]
+        room = blocks[j + 1][0] - blocks[j][1] - 2 if j + 1 < len(blocks) else max_holes
+        reach = 0
+        while reach < min(room, max_holes - holes) and blocks[j][1] + reach + 1 not in sealed:
+            reach += 1
+        end = max(end, blocks[j][1] + reach)
+    return end
 
 
-def line_windows(
+def line_stretches(
     line: Sequence[tuple[int, str]], sealed: frozenset[int], max_holes: int
-) -> Iterator[Window]:
-    """Every window of one line, ordered by first cell then last cell.
+) -> Iterator[Stretch]:
+    """Every stretch of one line, by starting cell.
 
     ``line`` is the old tiles as ``(position along the line, tile)`` sorted by
-    position; ``sealed`` the sealed positions on that line.
+    position; ``sealed`` the sealed positions on that line. A run starts on an
+    empty cell ``1..max_holes`` before a block of old tiles (no sealed cell in
+    between, and not touching the previous block) or on a block's first tile.
     """
     if max_holes <= 0 or not line:
         return
     blocks = _blocks(line)
-    found: list[Window] = []
-    for i, (first_i, _, _) in enumerate(blocks):
-        room_before = first_i - blocks[i - 1][1] - 2 if i else max_holes
-        left_max = 0
-        while left_max < min(room_before, max_holes) and first_i - left_max - 1 not in sealed:
-            left_max += 1
-        inner_holes = 0
-        inner_pattern = ""
-        inner_hole_cells: list[int] = []
-        inner_points = 0
-        for j in range(i, len(blocks)):
-            first_j, last_j, text_j = blocks[j]
-            if j > i:
-                gap = range(blocks[j - 1][1] + 1, first_j)
-                if any(pos in sealed for pos in gap):
-                    break
-                inner_holes += len(gap)
-                if inner_holes > max_holes:
-                    break
-                inner_pattern += HOLE * len(gap)
-                inner_hole_cells.extend(gap)
-            inner_pattern += text_j
-            inner_points += _points(text_j)
-            room_after = blocks[j + 1][0] - last_j - 2 if j + 1 < len(blocks) else max_holes
-            right_max = 0
-            while right_max < min(room_after, max_holes) and last_j + right_max + 1 not in sealed:
-                right_max += 1
-            for left in range(min(left_max, max_holes - inner_holes), -1, -1):
-                for right in range(min(right_max, max_holes - inner_holes - left) + 1):
-                    holes = left + inner_holes + right
-                    start, end = first_i - left, last_j + right
-                    if holes == 0 or end - start + 1 < MIN_RUN:
-                        continue
-                    found.append(
-                        Window(
-                            start,
-                            end,
-                            HOLE * left + inner_pattern + HOLE * right,
-                            (
-                                *range(start, first_i),
-                                *inner_hole_cells,
-                                *range(last_j + 1, end + 1),
-                            ),
-                            inner_points,
-                        )
-                    )
-    found.sort(key=lambda w: (w.start, w.end))
-    yield from found
+    old = dict(line)
+    for i, (first, _, _) in enumerate(blocks):
+        room_before = first - blocks[i - 1][1] - 2 if i else max_holes
+        lead = 0
+        while lead < min(room_before, max_holes) and first - lead - 1 not in sealed:
+            lead += 1
+        for holes in range(lead, -1, -1):
+            start = first - holes
+            end = _furthest_end(blocks, i, holes, sealed, max_holes)
+            if end - start + 1 < MIN_RUN:
+                continue
+            cells = range(start, end + 1)
+            yield Stretch(
+                start,
+                "".join(old.get(pos, HOLE) for pos in cells),
+                tuple(pos for pos in cells if pos not in old),
+            )
 
 
 def lines(position: Position, direction: Direction) -> dict[int, list[tuple[int, str]]]:
