@@ -229,6 +229,11 @@ class Socket:
             if check(message):
                 return message
 
+    def adopt(self, old: Socket) -> None:
+        """Carry over what a client knew from its previous connection (before a resume)."""
+        self.view, self.to_act, self.seat = old.view, old.to_act, old.seat
+        self.finished = old.finished
+
     def wait_version(self, version: int, timeout: float = 20.0) -> None:
         """Receive until this socket has seen event ``version``."""
         if self.version < version:

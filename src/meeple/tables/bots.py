@@ -8,6 +8,9 @@ The pool only ever hands a bot the view of its own seat.
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
+import os
+import time
 import threading
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
@@ -31,6 +34,17 @@ def choose_in_worker(
     return bot.choose(view, seat, budget_s)
 
 
+def watch_server(server_pid: int) -> None:
+    """In a worker: exit as soon as the server process is gone (even if it was SIGKILLed)."""
+
+    def watch() -> None:
+        while os.getppid() == server_pid:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="watch-server", daemon=True).start()
+
+
 def bot_seed(table_seed: int, seat: int) -> int:
     """The seed of the bot in ``seat``: fixed by the table's seed, different per seat."""
     return (table_seed * 1_000_003 + seat * 7919) % (2**63)
@@ -42,7 +56,15 @@ class BotPool:
     def __init__(self, workers: int, kind: str = "process") -> None:
         self._executor: Executor
         if kind == "process":
-            self._executor = ProcessPoolExecutor(max_workers=workers)
+            # Spawned, not forked: workers must not inherit the listening socket (a
+            # crashed server could not be restarted on its port while they held it)
+            # nor the server's threads; and they stop once the server is gone.
+            self._executor = ProcessPoolExecutor(
+                max_workers=workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=watch_server,
+                initargs=(os.getpid(),),
+            )
         else:
             self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bot")
 
