@@ -15,6 +15,7 @@ only ever given by ``view``.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeAlias
@@ -122,6 +123,17 @@ class Game(Protocol):
 
     def result(self, state: Any) -> Result | None:
         """The result once the game is over, else ``None``."""
+        ...
+
+    def resample_hidden(self, state: Any, seat: Seat | None, rng: random.Random) -> Any:
+        """A state ``seat`` cannot tell from ``state``: all it may not see, redrawn.
+
+        Hands, the stock, face-down values and others' pending picks are dealt
+        again from what is unseen by ``seat`` (``None``: a spectator), using
+        only ``rng``. ``view(result, seat)`` equals ``view(state, seat)``.
+        Bots use it to sample possible worlds; tests use it to prove that
+        views leak nothing.
+        """
         ...
 
     def parse_action(self, data: JSON) -> Any:
