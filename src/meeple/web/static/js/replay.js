@@ -3,55 +3,77 @@ import { api, routes } from "./api.js";
 import { el, t } from "./i18n.js";
 import { createSlide } from "./slide.js";
 import { createSummy } from "./summy.js";
+import { describeTableEvent, shownScores } from "./table_log.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = $("replay").dataset.table;
-let steps = [];
-let names = [];
+const steps = new Map(); // step number -> the server's ReplayStep
+let table = null;
+let total = 0;
 let index = 0;
 let ui = null;
 
-const seatName = (seat) => names[seat] || t("js.table.seat_n", { n: seat + 1 });
-
-function show() {
-  const step = steps[index];
-  ui.update(step.view);
-  $("replay-step").textContent = t("js.replay.step", { n: index, total: steps.length - 1 });
-  $("replay-first").disabled = $("replay-back").disabled = index === 0;
-  $("replay-forward").disabled = $("replay-last").disabled = index === steps.length - 1;
-  const scores = step.view.scores || step.view.totals || [];
-  $("players").replaceChildren(...names.map((_, seat) => el("li", { class: (step.view.to_act || []).includes(seat) ? "to-act" : "" },
-    seatName(seat), el("br"), scores[seat] !== undefined ? t("js.table.points", { n: scores[seat] }) : "")));
-  $("log").replaceChildren(...steps.slice(1, index + 1).map((s) => el("li", {}, (s.events || []).map((e) => ui.describe(e)).filter(Boolean).join(" · ") || s.text || "")));
+function seatName(seat) {
+  const entry = table && table.seats[seat];
+  if (!entry) return t("js.table.seat_n", { n: seat + 1 });
+  return entry.bot ? t("bot." + entry.bot) : entry.name || t("js.table.seat_n", { n: seat + 1 });
 }
 
-function go(to) {
-  index = Math.max(0, Math.min(steps.length - 1, to));
-  show();
+async function fetchStep(n) {
+  if (!steps.has(n)) steps.set(n, await api("GET", routes.replay(tableId, n)));
+  return steps.get(n);
+}
+
+async function show(n) {
+  const step = await fetchStep(n);
+  index = n;
+  ui.update(step.view);
+  $("replay-step").textContent = t("js.replay.step", { n, total });
+  $("replay-first").disabled = $("replay-back").disabled = n === 0;
+  $("replay-forward").disabled = $("replay-last").disabled = n === total;
+  const scores = shownScores(step.view);
+  $("players").replaceChildren(...table.seats.map((_, seat) => el("li", {},
+    seatName(seat), el("br"), scores[seat] !== undefined ? t("js.table.points", { n: scores[seat] }) : "")));
+  const line = describeTableEvent({ kind: "action", seat: step.action ? step.action[0] : null, data: { events: step.events } }, seatName, ui);
+  if (n > 0) {
+    const items = [...$("log").children];
+    if (items.length >= n) items.slice(n - 1).forEach((item) => item.remove());
+    $("log").append(el("li", {}, line));
+  } else {
+    $("log").replaceChildren();
+  }
+  $("message").textContent = step.result ? t("js.table.game_over") : "";
+}
+
+async function go(to) {
+  const target = Math.max(0, Math.min(total, to));
+  // Fill the log for every step up to the target, in order.
+  if (target > index + 1) for (let n = index + 1; n < target; n++) await show(n);
+  await show(target);
 }
 
 async function load() {
-  let data;
   try {
-    data = await api("GET", routes.replay(tableId));
+    table = (await api("GET", routes.table(tableId))).table;
+    const first = await fetchStep(0);
+    total = first.steps;
   } catch (error) {
     $("replay-error").hidden = false;
     $("replay-error").textContent = error.message;
     return;
   }
-  steps = data.steps;
-  names = (data.seats || data.players || []).map((seat) => (typeof seat === "string" ? seat : seat && seat.name));
-  const ctx = { send: () => {}, seatName, say: (text) => { $("message").textContent = text; } };
-  ui = data.game === "slide" ? createSlide($("game"), ctx) : createSummy($("game"), ctx);
-  go(0);
+  $("replay").querySelector("h1").textContent = `${t("game." + table.game)} · ${document.querySelector("h1").textContent}`;
+  const ctx = { send: () => {}, seatName, say: () => {} };
+  ui = table.game === "slide" ? createSlide($("game"), ctx) : createSummy($("game"), ctx);
+  await show(0);
 }
 
 $("replay-first").addEventListener("click", () => go(0));
 $("replay-back").addEventListener("click", () => go(index - 1));
 $("replay-forward").addEventListener("click", () => go(index + 1));
-$("replay-last").addEventListener("click", () => go(steps.length - 1));
+$("replay-last").addEventListener("click", () => go(total));
 document.addEventListener("keydown", (event) => {
-  if (event.target.closest("input, select, textarea")) return;
+  if (event.target.closest("input, select, textarea, [role=application]")) return;
   if (event.key === "ArrowLeft") go(index - 1);
   else if (event.key === "ArrowRight") go(index + 1);
 });

@@ -31,8 +31,10 @@ export function createSlide(root, ctx) {
   let view = null;
   let chosen = null; // the pool value chosen for the draft
   let landed = null; // [row, col] of the card that just entered, for the animation
+  let pending = false; // an action is on its way: wait for the next view before another
 
   const status = el("p", { class: "slide-status", "aria-live": "polite" });
+  const mineHeading = el("h2", {}, t("js.slide.your_grid"));
   const mine = el("div", { class: "slide-mine", role: "group", "aria-label": t("js.slide.your_grid") });
   const poolBox = el("div", { class: "pool", role: "group", "aria-label": t("js.slide.pool") });
   const others = el("div", { class: "others" });
@@ -40,14 +42,15 @@ export function createSlide(root, ctx) {
   root.replaceChildren(
     status,
     el("div", { class: "slide-area" },
-      el("div", {}, el("h2", {}, t("js.slide.your_grid")), mine),
+      el("div", {}, mineHeading, mine),
       el("div", {}, el("h2", {}, t("js.slide.pool")), poolBox, el("h2", {}, t("js.slide.others")), others)),
     finalBox,
   );
 
   const me = () => (view && view.seat !== null && view.seat !== undefined ? view.seat : null);
-  const myTurnToPick = () => me() !== null && view.phase === "reveal" && view.to_act.includes(me());
-  const myTurnToTake = () => me() !== null && view.phase === "draft" && view.turn === me();
+  const myTurnToPick = () => !pending && me() !== null && view.phase === "reveal" && view.to_act.includes(me());
+  const myTurnToTake = () => !pending && me() !== null && view.phase === "draft" && view.turn === me();
+  const act = (action) => { pending = true; draw(); ctx.send(action); };
 
   function drawMine() {
     const seat = me() ?? 0;
@@ -74,7 +77,10 @@ export function createSlide(root, ctx) {
       }
     }
     mine.replaceChildren(...cells);
-    if (view.seat === null) mine.setAttribute("aria-label", ctx.seatName(0));
+    // A spectator sees seat 0 large, under its player's name.
+    const title = me() === null ? ctx.seatName(0) : t("js.slide.your_grid");
+    mine.setAttribute("aria-label", title);
+    mineHeading.textContent = title;
   }
 
   function entrySide(hole, r, c) {
@@ -101,7 +107,7 @@ export function createSlide(root, ctx) {
     if (!pickable) return el("div", { class: classes.join(" "), style, role: "img", "aria-label": label }, text);
     return el("button", {
       type: "button", class: classes.join(" "), style, "aria-label": `${label}: ${t("js.slide.reveal_this")}`,
-      dataset: { row: r, col: c }, onclick: () => ctx.send({ type: "reveal", cell: [r, c] }),
+      dataset: { row: r, col: c }, onclick: () => act({ type: "reveal", cell: [r, c] }),
     }, text);
   }
 
@@ -119,7 +125,7 @@ export function createSlide(root, ctx) {
   }
 
   function drawOthers() {
-    const seats = view.grids.map((_, s) => s).filter((s) => s !== me());
+    const seats = view.grids.map((_, s) => s).filter((s) => s !== (me() ?? 0));
     others.replaceChildren(...seats.map((s) => el("figure", { class: "other" },
       el("div", { class: "slide-small", role: "group", "aria-label": ctx.seatName(s) },
         view.grids[s].flatMap((row, r) => row.map((value, c) => cardButton(value, r, c, "", false)))),
@@ -163,7 +169,7 @@ export function createSlide(root, ctx) {
     const value = chosen;
     landed = landingCell(view.holes[me()], side);
     chosen = null;
-    ctx.send({ type: "take", value, side });
+    act({ type: "take", value, side });
   }
 
   function draw() {
@@ -179,12 +185,15 @@ export function createSlide(root, ctx) {
     update(next) {
       const before = view;
       view = next;
+      pending = false;
       if (before && before.round !== next.round) landed = null;
       draw();
       landed = null;
     },
     /** Whether the viewer must act now (for the tab title and the sound). */
     myTurn() { return view !== null && (myTurnToPick() || myTurnToTake()); },
+    /** The last action was refused: let the player act again. */
+    refused() { pending = false; draw(); },
     /** A one-line description of an event for the game log. */
     describe(event) { return describeSlide(event, ctx.seatName); },
   };

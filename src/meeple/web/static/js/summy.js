@@ -1,5 +1,5 @@
 // The Summy table: the board, the hand rack, staging (drag and drop, clicks, keys), checks, discard, pass.
-import { el, t, translateMessage } from "./i18n.js";
+import { el, t } from "./i18n.js";
 import { createBoard, face, key, parseKey, tileName } from "./summy_board.js";
 
 const isOperator = (tile) => !"0123456789".includes(tile);
@@ -15,6 +15,7 @@ export function createSummy(root, ctx) {
   let checkSeq = 0;
   let verdict = null; // {legal, score, equation, message}
   let lastMoveKey = "";
+  let pending = false; // an action is on its way: wait for the next view before another
 
   const viewport = el("div", {
     class: "summy-viewport", tabindex: "0", role: "application",
@@ -29,7 +30,7 @@ export function createSummy(root, ctx) {
     clear: el("button", { type: "button", onclick: clearStaged }, t("js.summy.clear")),
     discard: el("button", { type: "button", "aria-pressed": "false", onclick: toggleDiscard }, t("js.summy.discard_mode")),
     confirmDiscard: el("button", { type: "button", class: "primary", hidden: true, onclick: confirmDiscard }, t("js.summy.confirm_discard")),
-    pass: el("button", { type: "button", onclick: () => ctx.send({ type: "pass" }) }, t("js.summy.pass")),
+    pass: el("button", { type: "button", onclick: () => act({ type: "pass" }) }, t("js.summy.pass")),
   };
   const dirButtons = ["H", "V"].map((dir) => el("button", {
     type: "button", class: "small", "aria-pressed": "false", dataset: { dir },
@@ -46,7 +47,8 @@ export function createSummy(root, ctx) {
   });
 
   const myTurn = () => Boolean(view && view.seat !== null && view.seat !== undefined
-    && view.turn === view.seat && !view.game_over);
+    && view.turn === view.seat && !view.game_over && !pending);
+  const act = (action) => { pending = true; redraw(); ctx.send(action); };
   const tableTiles = () => new Map((view.tiles || []).map((tile) => [key(tile.row, tile.col), tile.tile]));
   const sealedSet = () => new Set((view.sealed || []).map((cell) => key(cell.row, cell.col)));
   const hand = () => view.hand || [];
@@ -93,7 +95,7 @@ export function createSummy(root, ctx) {
       return;
     }
     if (selected.from === "rack") stage(k, selected.index);
-    else if (selected.key === k) { selected = null; redraw(); }
+    else if (selected.key === k) unstage(k); // a second click on a staged tile takes it back
     else moveStaged(selected.key, k);
   }
 
@@ -162,7 +164,7 @@ export function createSummy(root, ctx) {
 
   function confirmPlace() {
     if (!verdict || !verdict.legal) return;
-    ctx.send({ type: "place", ...placement() });
+    act({ type: "place", ...placement() });
   }
 
   function clearStaged() {
@@ -183,7 +185,7 @@ export function createSummy(root, ctx) {
 
   function confirmDiscard() {
     if (!discardPicks.size) return;
-    ctx.send({ type: "discard", tiles: [...discardPicks].map((i) => hand()[i]) });
+    act({ type: "discard", tiles: [...discardPicks].map((i) => hand()[i]) });
   }
 
   function rackClick(index) {
@@ -280,6 +282,7 @@ export function createSummy(root, ctx) {
     update(next) {
       const before = view;
       view = next;
+      pending = false;
       const moveKey = JSON.stringify(next.last_move || null);
       const handChanged = !before || JSON.stringify(before.hand) !== JSON.stringify(next.hand);
       if (handChanged || moveKey !== lastMoveKey || !myTurn()) {
@@ -297,8 +300,8 @@ export function createSummy(root, ctx) {
     myTurn,
     /** A one-line description of an event for the game log. */
     describe(event) { return describeSummy(event, ctx.seatName); },
-    /** A refused action: show the engine's message. */
-    refused(message) { ctx.say(translateMessage(message), "bad"); },
+    /** The last action was refused (the shell shows why): let the player try again. */
+    refused() { pending = false; redraw(); },
   };
 }
 

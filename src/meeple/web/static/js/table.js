@@ -4,7 +4,7 @@ import { el, t, translateMessage } from "./i18n.js";
 import { TableConnection } from "./connection.js";
 import { createSlide } from "./slide.js";
 import { createSummy } from "./summy.js";
-import { describeTableEvent } from "./table_log.js";
+import { describeTableEvent, shownScores } from "./table_log.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("table");
@@ -15,6 +15,7 @@ const SEAT_CHANGES = new Set(["join", "leave", "kick", "start", "zombie", "finis
 
 let info = null; // the table summary (docs/protocol.md): game, seats, status, deadlines, result
 let view = null; // this client's view of the game
+let drawnView = null; // the view the game UI shows (redrawn only when it changes)
 let user = null; // the signed-in player, if any
 let toAct = [];
 let deadlines = {};
@@ -61,7 +62,7 @@ function formatClock(seconds) {
 
 function drawPlayers() {
   if (!info) return;
-  const scores = view ? view.scores || view.totals || [] : [];
+  const scores = view ? shownScores(view) : [];
   $("players").replaceChildren(...info.seats.map((seat, index) => {
     const at = deadlines[String(index)];
     const left = at === undefined || at === null ? null : at - Date.now() / 1000;
@@ -167,7 +168,10 @@ function chat(event) {
 
 function draw() {
   if (info) ensureUi(info.game);
-  if (ui && view) ui.update(view);
+  if (ui && view && view !== drawnView) {
+    drawnView = view;
+    ui.update(view);
+  }
   drawPlayers();
   drawTurn();
   drawWaiting();
@@ -237,13 +241,14 @@ const connection = new TableConnection(routes.tableSocket(tableId), invite, {
   },
   refused(error) {
     say(translateMessage(error.message || t("js.error.generic")), "bad");
+    if (ui && ui.refused) ui.refused();
   },
   online(isOnline) {
     $("offline").hidden = isOnline;
     root.classList.toggle("is-offline", !isOnline);
   },
 });
-window.meeple = { connection };
+window.meeple = { connection, view: () => view };
 
 $("chat-form").addEventListener("submit", (event) => {
   event.preventDefault();
@@ -251,8 +256,14 @@ $("chat-form").addEventListener("submit", (event) => {
   if (text && connection.send({ type: "chat", text })) $("chat-input").value = "";
 });
 $("leave").addEventListener("click", async () => {
-  if (info.status === "playing" && !confirm(t("js.table.leave_confirm"))) return;
-  try { await api("POST", routes.leave(tableId)); location.href = "/"; } catch (error) { say(error.message, "bad"); }
+  const playing = info.status === "playing";
+  if (playing && !confirm(t("js.table.leave_confirm"))) return;
+  try {
+    await api("POST", routes.leave(tableId));
+    // In a running game a bot takes the seat: stay and watch it to the end of the game.
+    if (playing) await refreshTable();
+    else location.href = "/";
+  } catch (error) { say(error.message, "bad"); }
 });
 $("start").addEventListener("click", async () => {
   try { await api("POST", routes.start(tableId)); } catch (error) { say(error.message, "bad"); }

@@ -1,0 +1,153 @@
+"""A real ``meeple serve`` process and Debian's Chromium driven by Playwright, for the page tests.
+
+The server runs as a subprocess on a free loopback port with its own data
+folder (SQLite, wall clock, bots in threads with a short budget). Chromium is
+``/usr/bin/chromium``; no browser is ever downloaded. Screenshots go to
+``tests/artifacts/`` (git-ignored).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Page
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+ARTIFACTS = Path(__file__).parents[1] / "artifacts"
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 375, "height": 740}
+WAIT_MS = 20_000
+
+NewPage = Callable[..., Page]
+"""``new_page(lang="ja-JP", viewport=PHONE)``: a page in a fresh browser context."""
+
+KEY_SHAPE = re.compile(
+    r"\b(?:nav|home|lobby|create|account|profile|leaderboard|rules|table|replay|"
+    r"site|game|bot|pace|js|engine)\.[a-z_]+(?:\.[a-z_]+)*\b"
+)
+"""What a catalog key looks like: one showing on a page is an untranslated text."""
+
+
+def require_chromium() -> None:
+    """Skip when Chromium is absent, unless CI requires every service (then fail)."""
+    if Path(CHROMIUM).exists():
+        return
+    message = f"{CHROMIUM} is not installed (apt-get install chromium)"
+    if os.environ.get("MEEPLE_REQUIRE_SERVICES") == "1":
+        pytest.fail(message + " and MEEPLE_REQUIRE_SERVICES=1")
+    pytest.skip(message)
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class ServerProcess:
+    """``meeple serve`` on a free port, stopped by :meth:`stop`."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        env = {
+            **os.environ,
+            "MEEPLE_BOT_EXECUTOR": "thread",
+            "MEEPLE_BOT_BUDGET_S": "0.1",
+            "MEEPLE_BOT_WORKERS": "2",
+        }
+        meeple = Path(sys.executable).with_name("meeple")
+        self.log = (data_dir / "server.log").open("w")
+        self.process = subprocess.Popen(
+            [
+                str(meeple),
+                "serve",
+                "--port",
+                str(self.port),
+                "--data-dir",
+                str(data_dir),
+                "--log-level",
+                "warning",
+            ],
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{self.url}/api/health", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        self.stop()
+        raise RuntimeError(f"meeple serve did not start: see {data_dir / 'server.log'}")
+
+    def stop(self) -> None:
+        """Stop the server process."""
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        self.log.close()
+
+    def client(self) -> httpx.Client:
+        """An HTTP client with its own cookies (a separate player)."""
+        return httpx.Client(base_url=self.url, timeout=10)
+
+
+def guest(client: httpx.Client) -> dict[str, Any]:
+    """Sign ``client`` in as a new guest."""
+    response = client.post("/api/auth/guest")
+    response.raise_for_status()
+    user: dict[str, Any] = response.json()
+    return user
+
+
+def wait_finished(client: httpx.Client, table_id: str, seconds: float = 120) -> dict[str, Any]:
+    """The table's summary once its game is over."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        table: dict[str, Any] = client.get(f"/api/tables/{table_id}").json()["table"]
+        if table["status"] == "finished":
+            return table
+        time.sleep(0.3)
+    raise AssertionError(f"table {table_id} did not finish in {seconds} s")
+
+
+def shot(page: Page, name: str) -> None:
+    """Save a full-page screenshot as tests/artifacts/<name>.png."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def untranslated(page: Page) -> list[str]:
+    """Catalog keys showing on the page: in its text or in accessible names, titles, alt texts."""
+    texts: list[str] = page.evaluate(
+        """() => [document.body.innerText, document.title,
+            ...[...document.querySelectorAll('[aria-label],[title],[placeholder],[alt]')]
+              .flatMap((el) => ['aria-label', 'title', 'placeholder', 'alt']
+                .map((name) => el.getAttribute(name) || ''))]"""
+    )
+    return sorted({key for text in texts for key in KEY_SHAPE.findall(text)})

@@ -1,0 +1,60 @@
+"""Fixtures of the browser tests: one live server, one Chromium, a fresh context per player."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from browser_harness import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    DESKTOP,
+    WAIT_MS,
+    NewPage,
+    ServerProcess,
+    require_chromium,
+)
+from playwright.sync_api import Browser, Page, sync_playwright
+
+
+@pytest.fixture(scope="session")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """The server every browser test talks to."""
+    require_chromium()
+    server = ServerProcess(Path(tmp_path_factory.mktemp("meeple-browser")))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser(live: ServerProcess) -> Iterator[Browser]:
+    """Debian's Chromium, headless."""
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def new_page(browser: Browser, live: ServerProcess) -> Iterator[NewPage]:
+    """Open a page in a new browser context (a new person): ``new_page(lang="ja")``."""
+    contexts = []
+    errors: list[str] = []
+
+    def open_page(lang: str = "en-GB", viewport: dict[str, int] | None = None) -> Page:
+        context = browser.new_context(base_url=live.url, locale=lang, viewport=viewport or DESKTOP)
+        context.set_default_timeout(WAIT_MS)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+    assert errors == [], f"script errors on the page: {errors}"

@@ -1,0 +1,139 @@
+"""Every page in each of the four languages, with no untranslated key; the Japanese switch."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from browser_harness import (
+    DESKTOP,
+    PHONE,
+    NewPage,
+    ServerProcess,
+    guest,
+    shot,
+    untranslated,
+    wait_finished,
+)
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+LANGUAGES = {"en": "en-GB", "fr": "fr-FR", "ja": "ja-JP", "it": "it-IT"}
+QUICK_PLAY = {"en": "Quick play", "ja": "クイックプレイ"}
+
+
+def open_table(client: Any, game: str) -> str:
+    """A started table of ``game``: the client in seat 0, a casual bot in seat 1."""
+    body = {
+        "game": game,
+        "seats": 2,
+        "bots": {"1": "greedy"},
+        "rated": False,
+        "private": False,
+        "pace": "realtime",
+        "move_seconds": 3600,
+        "seat": 0,
+    }
+    table_id: str = client.post("/api/tables", json=body).json()["table"]["id"]
+    client.post(f"/api/tables/{table_id}/start").raise_for_status()
+    return table_id
+
+
+@pytest.fixture(scope="module")
+def tables(live: ServerProcess) -> dict[str, str]:
+    """A running Summy table and a finished Slide game (its player left; bots finished it)."""
+    with live.client() as client:
+        user = guest(client)
+        running = open_table(client, "summy")
+        finished = open_table(client, "slide")
+        client.post(f"/api/tables/{finished}/leave").raise_for_status()
+        wait_finished(client, finished)
+    return {"name": user["name"], "running": running, "finished": finished}
+
+
+def pages(tables: dict[str, str]) -> dict[str, str]:
+    """Every page, by a short name for its screenshot."""
+    return {
+        "home": "/",
+        "signin": "/signin",
+        "signup": "/signup",
+        "rules-summy": "/rules/summy",
+        "rules-slide": "/rules/slide",
+        "leaderboard-summy": "/leaderboard/summy",
+        "leaderboard-slide": "/leaderboard/slide",
+        "profile": f"/profile/{tables['name']}",
+        "table-summy": f"/table/{tables['running']}",
+        "replay-slide": f"/replay/{tables['finished']}",
+    }
+
+
+READY = {
+    "home": "#seat-rows select",
+    "leaderboard-summy": "#leaderboard-rows tr, #leaderboard-empty:not([hidden])",
+    "leaderboard-slide": "#leaderboard-rows tr, #leaderboard-empty:not([hidden])",
+    "profile": "#profile-chart > *",
+    "table-summy": ".rack > *",
+    "replay-slide": ".slide-mine > *",
+}
+"""What shows once a page's script has filled it in."""
+
+PHONE_LANGUAGES = ("en", "ja")
+"""Phone-width screenshots are taken in these (the layout does not change with the language)."""
+
+
+def visit(page: Page, path: str, name: str) -> None:
+    page.goto(path)
+    if name in READY:
+        page.locator(READY[name]).first.wait_for()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_page_in_every_language_has_no_untranslated_key(
+    new_page: NewPage, tables: dict[str, str], lang: str
+) -> None:
+    sizes = [("desktop", DESKTOP)]
+    if lang in PHONE_LANGUAGES:
+        sizes.append(("phone", PHONE))
+    for viewport_name, viewport in sizes:
+        page = new_page(LANGUAGES[lang], viewport)
+        for name, path in pages(tables).items():
+            visit(page, path, name)
+            assert page.locator("html").get_attribute("lang") == lang, path
+            assert untranslated(page) == [], path
+            shot(page, f"{name}-{lang}-{viewport_name}")
+
+
+def test_switching_to_japanese_shows_japanese_on_the_lobby_and_a_table(
+    new_page: NewPage, tables: dict[str, str]
+) -> None:
+    page = new_page("en-GB")
+    page.goto("/")
+    expect(page.get_by_role("button", name=QUICK_PLAY["en"]).first).to_be_visible()
+    page.get_by_label("Language").select_option("ja")
+    expect(page.locator("html")).to_have_attribute("lang", "ja")
+    expect(page.get_by_role("button", name=QUICK_PLAY["ja"]).first).to_be_visible()
+    expect(page.get_by_role("heading", name="参加できるテーブル")).to_be_visible()
+    # The choice is remembered: the next page is Japanese too, though the browser says English.
+    page.goto(f"/table/{tables['running']}")
+    expect(page.locator("html")).to_have_attribute("lang", "ja")
+    expect(page.get_by_role("heading", name="棋譜")).to_be_visible()
+    expect(page.locator("#table-heading")).to_have_text("Summy")
+    expect(page.locator(".rack")).to_contain_text("観戦中")
+    assert untranslated(page) == []
+
+
+def test_replay_steps_forward_and_back(new_page: NewPage, tables: dict[str, str]) -> None:
+    page = new_page("fr-FR")
+    page.goto(f"/replay/{tables['finished']}")
+    step = page.locator("#replay-step")
+    expect(step).to_contain_text("Coup 0 sur ")
+    page.get_by_role("button", name="Coup suivant").click()
+    expect(step).to_contain_text("Coup 1 sur ")
+    expect(page.locator("#log li")).to_have_count(1)
+    page.get_by_role("button", name="Dernier coup").click()
+    expect(page.locator("#message")).to_have_text("La partie est terminée.")
+    expect(page.locator(".slide-final")).to_contain_text("Grilles finales")
+    page.get_by_role("button", name="Premier coup").click()
+    expect(step).to_contain_text("Coup 0 sur ")
+    expect(page.locator("#log li")).to_have_count(0)

@@ -1,0 +1,81 @@
+"""Two people in two browsers play a whole 2-player Slide game through the pages alone."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from browser_harness import PHONE, NewPage, shot
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+
+def create_slide_table(page: Page) -> str:
+    """Fill in the create-table form for 2-player Slide with the second seat open."""
+    page.goto("/")
+    page.get_by_label("Slide").check()
+    page.get_by_label("Number of seats").fill("2")
+    page.get_by_label("Seat 2").select_option("open")
+    page.get_by_role("button", name="Create the table").click()
+    page.wait_for_url("**/table/*")
+    expect(page.get_by_role("heading", name="Waiting for players")).to_be_visible()
+    return page.url.rsplit("/", 1)[1]
+
+
+def play_one_step(page: Page) -> bool:
+    """Act if it is this page's turn: reveal a card, or take a pool card and slide it in."""
+    pickable = page.locator(".slide-mine button.pickable")
+    if pickable.count():
+        pickable.first.click()
+        return True
+    pool = page.locator(".pool button")
+    if pool.count():
+        pool.first.click()
+        arrows = page.locator(".slide-mine button.entry")
+        expect(arrows.first).to_be_visible()
+        # Arrows are shown only where the rules allow: 2 to 4 of them.
+        assert 2 <= arrows.count() <= 4
+        arrows.last.click()
+        return True
+    return False
+
+
+def test_two_browsers_play_a_whole_slide_game(new_page: NewPage) -> None:
+    alice = new_page("en-GB")
+    bob = new_page("en-GB", PHONE)
+    table_id = create_slide_table(alice)
+    bob.goto(f"/table/{table_id}")
+    bob.get_by_role("button", name="Take seat 2").click()
+    expect(alice.locator("#waiting-seats")).to_contain_text("guest-")
+    alice.get_by_role("button", name="Start the game").click()
+    expect(alice.locator(".slide-status")).to_contain_text("Round 1 of 16")
+    expect(bob.locator(".slide-status")).to_contain_text("Round 1 of 16")
+
+    # Round 1 by hand, checking what each side sees.
+    alice.locator(".slide-mine button.pickable").first.click()
+    expect(bob.locator(".slide-status")).to_contain_text("1 of 2 have picked")
+    expect(alice.locator(".slide-status")).to_contain_text("Waiting for the others to pick")
+    shot(alice, "slide-reveal-desktop")
+    deadline = time.monotonic() + 240
+    steps = 0
+    while not (alice.locator("#summary[open]").count() and bob.locator("#summary[open]").count()):
+        assert time.monotonic() < deadline, "the game did not end in time"
+        acted = False
+        for page in (alice, bob):
+            if play_one_step(page):
+                acted = True
+                steps += 1
+                if steps == 3:
+                    shot(page, "slide-draft")
+        if not acted:
+            alice.wait_for_timeout(100)
+    assert steps >= 63  # 16 rounds x 2 players x (reveal + take), less the first reveal
+    for page in (alice, bob):
+        summary = page.locator("#summary")
+        expect(summary).to_contain_text("End of the game")
+        expect(summary.locator("tbody tr")).to_have_count(2)
+        expect(page.locator(".slide-final")).to_contain_text("Final grids: cancelled cards")
+        expect(page.locator(".slide-mine .slide-card.back")).to_have_count(0)
+    shot(alice, "slide-summary-desktop")
+    shot(bob, "slide-summary-phone")
