@@ -47,7 +47,10 @@ def check_summy(message: dict[str, Any], state: Any, seat: int | None) -> None:
     if len(state.stock) >= 4:
         head = list(state.stock[:4])
         assert not any(
-            isinstance(v, list) and len(v) >= 4 and v[:4] == head and all(isinstance(t, str) for t in v)
+            isinstance(v, list)
+            and len(v) >= 4
+            and v[:4] == head
+            and all(isinstance(t, str) for t in v)
             for v in walk(message)
         ), "the stock was sent"
     view = message.get("view")

@@ -14,7 +14,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -108,7 +108,9 @@ def start_server(settings: Settings) -> LiveServer:
     clock = ManualClock()
     app = create_app(settings, clock)
     port = free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio")
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio"
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -165,7 +167,9 @@ class Client:
             query.append(f"since={since}")
         if invite is not None:
             query.append(f"invite={invite}")
-        url = f"{self.server.ws_url}/ws/tables/{table_id}" + ("?" + "&".join(query) if query else "")
+        url = f"{self.server.ws_url}/ws/tables/{table_id}" + (
+            "?" + "&".join(query) if query else ""
+        )
         return Socket(self, url)
 
     def cookie_header(self) -> str:
@@ -183,7 +187,9 @@ class Socket:
     def __init__(self, client: Client, url: str) -> None:
         self.client = client
         headers = {"Cookie": client.cookie_header()} if client.http.cookies else {}
-        self.ws: ClientConnection = connect(url, additional_headers=headers, open_timeout=10, legacy=True)
+        self.ws: ClientConnection = connect(
+            url, additional_headers=headers, open_timeout=10, legacy=True
+        )
         self.messages: list[dict[str, Any]] = []
         self.version = 0
         self.view: dict[str, Any] | None = None
@@ -218,7 +224,9 @@ class Socket:
         elif kind == "resume":
             self.version = message["from"]
 
-    def recv_until(self, check: Callable[[dict[str, Any]], bool], timeout: float = 20.0) -> dict[str, Any]:
+    def recv_until(
+        self, check: Callable[[dict[str, Any]], bool], timeout: float = 20.0
+    ) -> dict[str, Any]:
         """Receive until a message passes ``check``; returns it."""
         deadline = time.monotonic() + timeout
         while True:
@@ -256,10 +264,8 @@ class Socket:
 
     def close(self) -> None:
         """Close the socket."""
-        try:
+        with suppress(ConnectionClosed):
             self.ws.close()
-        except ConnectionClosed:
-            pass
 
 
 def brain(game_name: str, seed: int) -> Callable[[dict[str, Any], int], Any]:

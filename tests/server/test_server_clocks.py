@@ -94,8 +94,11 @@ def test_leaving_a_running_game_hands_the_seat_to_a_zombie(server: LiveServer) -
     final = alice.get(f"/api/tables/{table_id}")["table"]
     assert final["status"] == "finished"
     assert final["seats"][1]["zombie"] and final["seats"][1]["left"]
-    assert all(m["seat"] != 1 or m["data"].get("by") != "player" for m in a.messages[3:]
-               if m.get("kind") == "action")
+    assert all(
+        m["seat"] != 1 or m["data"].get("by") != "player"
+        for m in a.messages[3:]
+        if m.get("kind") == "action"
+    )
 
 
 def test_chat_reaches_players_and_spectators_raw_with_limits(server: LiveServer) -> None:

@@ -56,7 +56,9 @@ def summy_game(live: LiveServer) -> PlayedGame:
     watcher.send({"type": "chat", "id": "hi", "text": "good luck, both!"})
     play_out(seats, "summy", watchers=(watcher,))
     watcher.wait_finished()
-    return PlayedGame(table_id, "summy", seats, watcher, {"alice": alice, "bob": bob, "carol": carol})
+    return PlayedGame(
+        table_id, "summy", seats, watcher, {"alice": alice, "bob": bob, "carol": carol}
+    )
 
 
 @pytest.fixture(scope="module")
@@ -206,7 +208,11 @@ def test_rematch_same_seats_new_deal_once_everyone_asks(summy_game: PlayedGame) 
     old = alice.get(f"/api/tables/{summy_game.table_id}")["table"]
     assert new["status"] == "playing" and new["rematch_of"] == summy_game.table_id
     assert [s["user_id"] for s in new["seats"]] == [s["user_id"] for s in old["seats"]]
-    assert (new["options"], new["rated"], new["pace"]) == (old["options"], old["rated"], old["pace"])
+    assert (new["options"], new["rated"], new["pace"]) == (
+        old["options"],
+        old["rated"],
+        old["pace"],
+    )
     first_deal = replay(GAMES["summy"], record_of(summy_game))[0]
     new_view = alice.connect(rematch_id).recv()["view"]
     assert new_view["hand"] != GAMES["summy"].view(first_deal, 0)["hand"]

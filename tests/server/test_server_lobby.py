@@ -1,4 +1,4 @@
-"""The lobby and a table's life before the game: create, join, leave, kick, start, invite, quick play."""
+"""The lobby and a table's life before the game: create, join, kick, start, invite, quick play."""
 
 from __future__ import annotations
 
@@ -15,11 +15,17 @@ BAD_TABLES = [
     ("bot in no seat", {"game": "slide", "seats": 2, "bots": {"5": "greedy"}}, "bad_seat"),
     ("unknown bot level", {"game": "slide", "seats": 2, "bots": {"1": "genius"}}, "bad_level"),
     ("clock too short", {"game": "slide", "seats": 2, "move_seconds": 1}, "bad_clock"),
-    ("turn clock too short", {"game": "slide", "seats": 2, "pace": "turn", "move_seconds": 60},
-     "bad_clock"),
+    (
+        "turn clock too short",
+        {"game": "slide", "seats": 2, "pace": "turn", "move_seconds": 60},
+        "bad_clock",
+    ),
     ("unknown option", {"game": "slide", "seats": 2, "options": {"gravity": True}}, "bad_options"),
-    ("creator on a bot seat", {"game": "slide", "seats": 2, "bots": {"0": "greedy"}, "seat": 0},
-     "bad_seat"),
+    (
+        "creator on a bot seat",
+        {"game": "slide", "seats": 2, "bots": {"0": "greedy"}, "seat": 0},
+        "bad_seat",
+    ),
 ]
 
 
@@ -107,7 +113,7 @@ def test_a_private_table_is_reached_only_through_its_invite_link(server: LiveSer
     assert table_id == created["table"]["id"]
     assert stranger.get(f"/api/tables/{table_id}", expect=404)
     assert stranger.post(f"/api/tables/{table_id}/join", {}, expect=404)
-    with pytest.raises(Exception, match="1008|policy|no such table"):
+    with pytest.raises(Exception, match=r"1008|policy|no such table"):
         stranger.connect(table_id).recv()
     watcher = stranger.connect(table_id, invite=token)
     assert watcher.recv()["seat"] is None

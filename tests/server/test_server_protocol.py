@@ -27,7 +27,7 @@ def first_action(sock: Socket, seat: int) -> Any:
 
 
 def test_hello_gives_own_view_and_version(server: LiveServer) -> None:
-    alice, bob, table_id = slide_pair(server)
+    alice, _bob, table_id = slide_pair(server)
     hello = alice.connect(table_id).recv()
     assert hello["type"] == "hello"
     assert hello["seat"] == 0
@@ -73,7 +73,11 @@ BAD_MESSAGES = [
     ("unknown type", json.dumps({"type": "dance"}), "unknown_type"),
     ("oversize", json.dumps({"type": "chat", "text": "x" * 20000}), "too_big"),
     ("action without action", json.dumps({"type": "action", "id": "q"}), "bad_message"),
-    ("seat not an integer", json.dumps({"type": "action", "action": {}, "seat": "0"}), "bad_message"),
+    (
+        "seat not an integer",
+        json.dumps({"type": "action", "action": {}, "seat": "0"}),
+        "bad_message",
+    ),
     ("another seat", json.dumps({"type": "action", "seat": 1, "action": {}}), "not_your_seat"),
     ("malformed action", json.dumps({"type": "action", "action": {"type": "fly"}}), "illegal"),
     ("sync without since", json.dumps({"type": "sync"}), "bad_message"),
@@ -98,7 +102,9 @@ def test_bad_input_is_refused_and_the_connection_stays_usable(
     assert alice.get(f"/api/tables/{table_id}")["table"]["version"] == 3
 
 
-def test_out_of_turn_and_illegal_actions_get_the_rule_and_change_nothing(server: LiveServer) -> None:
+def test_out_of_turn_and_illegal_actions_get_the_rule_and_change_nothing(
+    server: LiveServer,
+) -> None:
     alice, bob, table_id = slide_pair(server)
     a, b = alice.connect(table_id), bob.connect(table_id)
     a.recv(), b.recv()
@@ -115,14 +121,16 @@ def test_out_of_turn_and_illegal_actions_get_the_rule_and_change_nothing(server:
     waiting.send({"type": "action", "id": "early", "action": first_action(mover, mover_seat)})
     error = waiting.recv_until(lambda m: m["type"] == "error")
     assert (error["code"], error["id"]) == ("not_your_turn", "early")
-    mover.send({"type": "action", "id": "bad", "action": {"type": "take", "card": 99, "from": "left"}})
+    mover.send(
+        {"type": "action", "id": "bad", "action": {"type": "take", "card": 99, "from": "left"}}
+    )
     refused = mover.recv_until(lambda m: m["type"] == "error")
     assert refused["code"] == "illegal" and refused["message"]
     assert alice.get(f"/api/tables/{table_id}")["table"]["version"] == 5
 
 
 def test_spectator_sees_the_spectator_view_and_cannot_act(server: LiveServer) -> None:
-    alice, _bob, table_id = slide_pair(server)
+    _alice, _bob, table_id = slide_pair(server)
     anonymous = server.client("anonymous")
     watcher = anonymous.connect(table_id)
     hello = watcher.recv()

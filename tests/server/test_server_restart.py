@@ -30,9 +30,7 @@ class ServeProcess:
     def __init__(self, data_home: Path, port: int) -> None:
         self.url = f"http://127.0.0.1:{port}"
         src = str(Path(meeple.__file__).resolve().parents[1])
-        env = {
-            key: value for key, value in os.environ.items() if not key.startswith("MEEPLE_")
-        }
+        env = {key: value for key, value in os.environ.items() if not key.startswith("MEEPLE_")}
         env.update(XDG_DATA_HOME=str(data_home), PYTHONPATH=src)
         self.log = (data_home / "serve.log").open("ab")
         self.process = subprocess.Popen(

@@ -10,8 +10,8 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
-import time
 import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 

@@ -154,7 +154,7 @@ export function createSummy(root, ctx) {
       const answer = await response.json();
       if (seq !== checkSeq) return;
       verdict = answer;
-      if (answer.legal) ctx.say(t("js.summy.legal", { equation: answer.equation, score: answer.score }), "ok");
+      if (answer.legal) ctx.say(t("js.summy.legal", { equation: [...answer.equation].map(face).join(""), score: answer.score }), "ok");
       else ctx.say(answer.message || t("js.error.generic"), "bad");
     } catch {
       if (seq === checkSeq) ctx.say(t("js.error.network"), "bad");
@@ -308,7 +308,7 @@ export function createSummy(root, ctx) {
 /** A readable line for a Summy event. */
 export function describeSummy(event, seatName) {
   switch (event.type) {
-    case "place": return t("js.summy.log_place", { name: seatName(event.seat), equation: event.equation || "", score: event.score ?? 0 });
+    case "place": return t("js.summy.log_place", { name: seatName(event.seat), equation: [...(event.equation || "")].map(face).join(""), score: event.score ?? 0 });
     case "discard": return t("js.summy.log_discard", { name: seatName(event.seat), n: event.count ?? event.tiles ?? "?" });
     case "pass": return t("js.summy.log_pass", { name: seatName(event.seat) });
     case "game_over": return t("js.log.game_over");

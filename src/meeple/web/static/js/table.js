@@ -176,6 +176,7 @@ function draw() {
   drawTurn();
   drawWaiting();
   drawSummary();
+  $("spectators").textContent = info && Number.isInteger(info.spectators) ? t("js.table.spectators", { n: info.spectators }) : "";
   $("leave").hidden = !(info && user && info.seats.some((seat) => seat.user_id === user.id && !seat.zombie))
     || (info && info.status === "finished");
 }

@@ -1,0 +1,73 @@
+"""The event bus, in-process and on Redis: every subscriber gets every later message, in order."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+import pytest
+from server_harness import REDIS_URL, missing_service
+
+from meeple.bus import Bus, InProcessBus
+from meeple.bus.redis import RedisBus
+
+
+def in_process() -> Bus:
+    return InProcessBus()
+
+
+def on_redis() -> Bus:
+    return RedisBus(REDIS_URL)
+
+
+@pytest.fixture(params=[in_process, on_redis], ids=["in-process", "redis"])
+def make(request: pytest.FixtureRequest) -> Callable[[], Bus]:
+    factory: Callable[[], Bus] = request.param
+    if factory is on_redis:
+
+        async def ping() -> None:
+            bus = RedisBus(REDIS_URL)
+            try:
+                await bus.ping()
+            finally:
+                await bus.close()
+
+        try:
+            asyncio.run(ping())
+        except Exception as exc:
+            missing_service("Redis at 127.0.0.1:6379", str(exc))
+    return factory
+
+
+def test_every_subscriber_gets_every_message_in_order(make: Callable[[], Bus]) -> None:
+    async def scenario() -> None:
+        bus = make()
+        first = await bus.subscribe("table:a")
+        second = await bus.subscribe("table:a")
+        other = await bus.subscribe("table:b")
+        for version in range(1, 6):
+            await bus.publish("table:a", {"version": version})
+        for subscription in (first, second):
+            got = [await asyncio.wait_for(subscription.get(), 5) for _ in range(5)]
+            assert [m["version"] for m in got] == [1, 2, 3, 4, 5]
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(other.get(), 0.2)
+        for subscription in (first, second, other):
+            await subscription.close()
+        await bus.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_closed_subscription_receives_nothing_more(make: Callable[[], Bus]) -> None:
+    async def scenario() -> None:
+        bus = make()
+        gone = await bus.subscribe("lobby")
+        stays = await bus.subscribe("lobby")
+        await gone.close()
+        await bus.publish("lobby", {"type": "table"})
+        assert await asyncio.wait_for(stays.get(), 5) == {"type": "table"}
+        await stays.close()
+        await bus.close()
+
+    asyncio.run(scenario())

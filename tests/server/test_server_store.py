@@ -1,0 +1,117 @@
+"""Storage on SQLite and PostgreSQL: migrations, users, the versioned event log, ratings."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import inspect
+
+from meeple.store import queries
+from meeple.store.database import Database
+from meeple.store.models import Base, GameTable, Rating, TableEvent, TableSeat
+
+
+@pytest.fixture
+def db(db_url: str) -> Iterator[Database]:
+    database = Database(db_url)
+    database.migrate()
+    yield database
+    database.close()
+
+
+def a_table(db: Database, table_id: str = "t1", private: bool = False) -> None:
+    user = db.call(queries.create_user, f"owner-{table_id}", None, True, 1.0)
+    row = GameTable(
+        id=table_id, game="slide", options={"players": 2}, seed=2**61, seat_count=2,
+        private=private, invite_token="tok", rated=False, pace="realtime", move_seconds=60,
+        creator_id=user.id, auto_start=False, status="open", created_at=1.0,
+    )  # fmt: skip
+    seats = [TableSeat(table_id=table_id, seat=s, zombie=False, left=False, timeouts=0,
+                       wants_rematch=False) for s in range(2)]  # fmt: skip
+    db.call(queries.insert_table, row, seats)
+
+
+def event(
+    table_id: str, version: int, client_id: str | None = None, user_id: int | None = None
+) -> TableEvent:
+    return TableEvent(
+        table_id=table_id,
+        version=version,
+        kind="chat",
+        seat=None,
+        user_id=user_id,
+        client_id=client_id,
+        data={"text": "hi"},
+        at=2.0,
+    )
+
+
+def test_migrations_create_exactly_the_models_and_run_twice(db: Database) -> None:
+    db.migrate()
+    names = set(inspect(db.engine).get_table_names())
+    assert {"users", "game_tables", "table_seats", "table_events", "ratings",
+            "rating_changes", "alembic_version"} <= names  # fmt: skip
+    with db.engine.connect() as connection:
+        differences = compare_metadata(MigrationContext.configure(connection), Base.metadata)
+    assert differences == []
+
+
+def test_names_are_unique_whatever_the_case(db: Database) -> None:
+    db.call(queries.create_user, "Ada", "hash", False, 1.0)
+    with pytest.raises(queries.NameTaken):
+        db.call(queries.create_user, "ADA", "hash", False, 1.0)
+    found = db.call(queries.user_by_name, "aDa")
+    assert found is not None and found.name == "Ada"
+
+
+def test_a_guest_upgrade_keeps_the_id(db: Database) -> None:
+    guest = db.call(queries.create_user, "guest-abc", None, True, 1.0)
+    account = db.call(queries.upgrade_guest, guest.id, "Grace", "hash")
+    assert (account.id, account.name, account.guest) == (guest.id, "Grace", False)
+    with pytest.raises(ValueError, match="only a guest"):
+        db.call(queries.upgrade_guest, guest.id, "Again", "hash")
+
+
+def test_a_version_is_stored_once_so_one_writer_wins(db: Database) -> None:
+    a_table(db)
+    db.call(queries.append_event, event("t1", 1))
+    with pytest.raises(queries.VersionConflict):
+        db.call(queries.append_event, event("t1", 1))
+    db.call(queries.append_event, event("t1", 2))
+    assert [e.version for e in db.call(queries.events_after, "t1", 0)] == [1, 2]
+    assert [e.version for e in db.call(queries.events_after, "t1", 1)] == [2]
+
+
+def test_a_client_action_id_is_stored_once_per_user(db: Database) -> None:
+    a_table(db)
+    owner = db.call(queries.user_by_name, "owner-t1")
+    db.call(queries.append_event, event("t1", 1, "c1", owner.id))
+    with pytest.raises(queries.VersionConflict):
+        db.call(queries.append_event, event("t1", 2, "c1", owner.id))
+    found = db.call(queries.event_by_client_id, "t1", owner.id, "c1")
+    assert found is not None and found.version == 1
+
+
+def test_open_public_tables_leave_out_private_and_started_ones(db: Database) -> None:
+    a_table(db, "pub")
+    a_table(db, "priv", private=True)
+    a_table(db, "run")
+    db.call(queries.update_table, "run", {"status": "playing"})
+    assert [t.id for t, _ in db.call(queries.open_public_tables, None)] == ["pub"]
+    assert db.call(queries.open_public_tables, "summy") == []
+    assert db.call(queries.table_ids_with_status, ["open", "playing"]) == ["pub", "priv", "run"]
+
+
+def test_the_leaderboard_orders_by_mu_minus_three_sigma(db: Database) -> None:
+    ids = [db.call(queries.create_user, name, "h", False, 1.0).id for name in ("a1", "b1", "c1")]
+    ratings = [
+        Rating(user_id=ids[0], game="slide", mu=30.0, sigma=8.0, games=1, wins=1),  # 6
+        Rating(user_id=ids[1], game="slide", mu=26.0, sigma=2.0, games=9, wins=3),  # 20
+        Rating(user_id=ids[2], game="summy", mu=40.0, sigma=1.0, games=2, wins=2),
+    ]
+    db.call(queries.save_ratings, ratings, [])
+    board = db.call(queries.leaderboard, "slide", 10)
+    assert [name for _, name in board] == ["b1", "a1"]
