@@ -16,6 +16,9 @@ from meeple.games.base import Seat
 from meeple.games.slide.grid import COPIES, VALUES
 from meeple.games.slide.state import NO_PICK, State
 
+SEED_BITS = 64
+"""Size of the seed a resampled state deals its later deals from."""
+
 
 def unseen_cards(state: State) -> list[int]:
     """The values of the current deal's cards that are not face up anywhere, sorted.
@@ -43,4 +46,5 @@ def resample_hidden(state: State, seat: Seat | None, rng: random.Random) -> Stat
         grids.append(tuple(cells))
         pick = state.picks[owner]
         picks.append(pick if pick == NO_PICK or owner == seat else rng.choice(down))
-    return state._replace(grids=tuple(grids), picks=tuple(picks))
+    seed = rng.getrandbits(SEED_BITS)
+    return state._replace(grids=tuple(grids), picks=tuple(picks), seed=seed)
