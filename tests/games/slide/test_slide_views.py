@@ -8,6 +8,7 @@ import random
 import pytest
 from slide_helpers import act, fresh, random_step
 
+from meeple.games.base import Event
 from meeple.games.slide import GAME, State
 from meeple.games.slide.hidden import resample_hidden, unseen_cards
 
@@ -79,8 +80,20 @@ def test_random_games_never_leak_hidden_information(players: int) -> None:
         assert cards_held == 16 * players  # the box's cards are not even stored
         if GAME.result(state) is not None:
             break
-        state, _seat, _action = random_step(state, rng)
+        other = resample_hidden(state, None, rng)
+        last_pick = len(GAME.to_act(state)) == 1 and state.phase == "reveal"
+        before = state
+        state, seat, action = random_step(state, rng)
+        if not last_pick:  # only the last pick turns cards up, by the rules
+            _state, events = GAME.apply(other, seat, action)
+            assert public(events) == public(GAME.apply(before, seat, action)[1])
     assert resampled_differently > 0  # the check above had something to catch
+
+
+def public(events: list[Event]) -> list[Event]:
+    """Events without the first player of a new deal (drawn from cards nobody has seen)."""
+    return [{k: v for k, v in e.items() if e["type"] != "new_deal" or k != "first_player"}
+            for e in events]  # fmt: skip
 
 
 def test_events_before_the_last_pick_say_only_who_picked() -> None:
