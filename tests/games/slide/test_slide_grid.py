@@ -9,6 +9,8 @@ from slide_helpers import grid
 
 from meeple.games.slide.grid import (
     ENTRIES,
+    SIDES,
+    Side,
     cancelled,
     cell_index,
     entry_refusal,
@@ -145,24 +147,40 @@ def test_cancelling_and_points(final: str, points: int, left: int, after: str) -
     assert cancelled(values) == tuple(c is None for c in expected)
 
 
+def reference_slide(before: tuple[int, ...], value: int, side: str) -> tuple[int, ...]:
+    """The rule said another way: take the hole out of its line, push the card in at the edge."""
+    hole = before.index(0)
+    row, col = divmod(hole, 4)
+    line = (
+        [row * 4 + c for c in range(4)]
+        if side in ("left", "right")
+        else [col + 4 * r for r in range(4)]
+    )
+    cards = [before[i] for i in line if i != hole]
+    cards = [value, *cards] if side in ("left", "top") else [*cards, value]
+    after = list(before)
+    for i, card in zip(line, cards, strict=True):
+        after[i] = card
+    return tuple(after)
+
+
 @given(
     cards=st.lists(st.integers(1, 10) | st.integers(-10, -1), min_size=16,
                    max_size=16),
     hole=st.integers(0, 15),
     value=st.integers(1, 10),
-    side=st.sampled_from(["left", "right", "top", "bottom"]),
+    side=st.sampled_from(SIDES),
 )  # fmt: skip
-def test_a_slide_moves_only_the_hole_line_and_keeps_every_card(
-    cards: list[int], hole: int, value: int, side: str
+def test_a_slide_pushes_the_hole_line_toward_the_hole_and_nothing_else(
+    cards: list[int], hole: int, value: int, side: Side
 ) -> None:
     before = with_hole(tuple(cards), hole)
     if side not in ENTRIES[hole]:
-        assert entry_refusal(hole, side) is not None  # type: ignore[arg-type]
+        assert entry_refusal(hole, side) is not None
+        assert landing_index(hole, side) == hole
         return
-    after = slide_in(before, value, side)  # type: ignore[arg-type]
-    assert 0 not in after
-    assert after[landing_index(hole, side)] == value  # type: ignore[arg-type]
+    assert landing_index(hole, side) != hole
+    after = slide_in(before, value, side)
+    assert after == reference_slide(before, value, side)
+    assert after[landing_index(hole, side)] == value
     assert sorted(after) == sorted([c for c in before if c != 0] + [value])
-    row, col = divmod(hole, 4)
-    moving = (lambda i: i // 4 == row) if side in ("left", "right") else (lambda i: i % 4 == col)
-    assert all(after[i] == before[i] for i in range(16) if not moving(i))
