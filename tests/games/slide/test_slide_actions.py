@@ -54,7 +54,19 @@ def test_malformed_json_is_refused(data: object, message: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["", "reveal", "reveal 1 2", "reveal 1,2,3", "take 7", "take seven left", "take 7 up"]
+    "text",
+    [
+        "",
+        "reveal",
+        "reveal 1 2",
+        "reveal 1,2,3",
+        "take 7",
+        "take seven left",
+        "take 7 up",
+        "take \u00b2 left",  # a superscript two: str.isdigit() says yes, int() says no
+        "reveal \u00b2,1",
+        "take \u0667 left",  # an Arabic-Indic seven: the text form is ASCII
+    ],
 )
 def test_malformed_text_is_refused(text: str) -> None:
     with pytest.raises(IllegalAction):

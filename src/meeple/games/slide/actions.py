@@ -111,6 +111,11 @@ def action_json(action: Action) -> dict[str, JSON]:
     return action.to_json()
 
 
+def _is_number(word: str) -> bool:
+    """Plain ASCII digits only: ``str.isdigit`` also accepts ``²``, which ``int`` refuses."""
+    return word.isascii() and word.isdigit()
+
+
 def action_from_text(text: str) -> Action:
     """An action from its text form (``reveal 1,2`` or ``take 7 left``).
 
@@ -120,8 +125,8 @@ def action_from_text(text: str) -> Action:
     words = text.split()
     if len(words) == 2 and words[0] == "reveal":
         parts = words[1].split(",")
-        if len(parts) == 2 and all(p.isdigit() for p in parts):
+        if len(parts) == 2 and all(map(_is_number, parts)):
             return parse_action({"type": "reveal", "cell": [int(parts[0]), int(parts[1])]})
-    if len(words) == 3 and words[0] == "take" and words[1].isdigit():
+    if len(words) == 3 and words[0] == "take" and _is_number(words[1]):
         return _make_take(int(words[1]), words[2])
     raise IllegalAction(f"cannot read {text!r}: write 'reveal row,col' or 'take value side'")
