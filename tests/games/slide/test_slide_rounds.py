@@ -171,12 +171,22 @@ def test_sixteen_rounds_then_every_card_is_face_up_and_the_game_ends() -> None:
     [
         (Reveal((4, 0)), r"there is no cell \(4,0\): rows and columns go from 0 to 3"),
         (Reveal((0, -1)), r"there is no cell \(0,-1\)"),
+        (Reveal((1,)), r"a reveal names a cell \(row, col\) of two integers, not \(1,\)"),  # type: ignore[arg-type]
+        (Reveal(("a", 0)), r"of two integers, not \('a', 0\)"),  # type: ignore[arg-type]
+        (Reveal((True, 0)), r"of two integers, not \(True, 0\)"),
+        (Reveal((1.5, 0)), r"of two integers, not \(1.5, 0\)"),  # type: ignore[arg-type]
     ],
 )
 def test_actions_built_by_hand_are_checked_too(action: Reveal, message: str) -> None:
     with pytest.raises(IllegalAction, match=message):
         GAME.apply(three_seats(), 0, action)
+
+
+def test_takes_built_by_hand_are_checked_too() -> None:
     with pytest.raises(IllegalAction, match="the side must be one of left, right, top, bottom"):
         GAME.apply(revealed(first=1), 1, Take(1, "up"))  # type: ignore[arg-type]
+    for value in (True, 1.0, "1"):
+        with pytest.raises(IllegalAction, match="a card value must be an integer from 1 to 10"):
+            GAME.apply(revealed(first=1), 1, Take(value, "right"))  # type: ignore[arg-type]
     with pytest.raises(IllegalAction, match="is not a Slide action"):
         GAME.apply(revealed(first=1), 1, {"type": "take"})  # type: ignore[arg-type]

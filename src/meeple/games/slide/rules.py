@@ -90,10 +90,16 @@ def _reveal(state: State, seat: Seat, action: Reveal) -> tuple[State, list[Event
         )
     if seat not in state.waiting:
         raise IllegalAction(f"seat {seat} has already picked a card this round")
-    row, col = action.cell
+    cell = action.cell
+    # A Reveal built in Python (not by parse_action) may hold anything.
+    if not (
+        isinstance(cell, tuple | list) and len(cell) == 2 and all(type(x) is int for x in cell)
+    ):
+        raise IllegalAction(f"a reveal names a cell (row, col) of two integers, not {cell!r}")
+    row, col = cell
     if not (0 <= row < SIZE and 0 <= col < SIZE):
         raise IllegalAction(f"there is no cell ({row},{col}): rows and columns go from 0 to 3")
-    index = cell_index(action.cell)
+    index = cell_index((row, col))
     if state.grids[seat][index] >= 0:
         raise IllegalAction(
             f"the card at ({row},{col}) is face up: pick one of your face-down cards"
@@ -146,6 +152,8 @@ def _take(state: State, seat: Seat, action: Take) -> tuple[State, list[Event]]:
     value, side = action.value, action.side
     if side not in SIDES:
         raise IllegalAction(f"the side must be one of {', '.join(SIDES)}, not {side!r}")
+    if type(value) is not int:  # True == 1 and 1.0 == 1 would pass "in pool"
+        raise IllegalAction(f"a card value must be an integer from 1 to 10, not {value!r}")
     if value not in pool:
         shown = ", ".join(map(str, pool))
         raise IllegalAction(f"there is no {value} in the pool (the pool holds {shown})")
