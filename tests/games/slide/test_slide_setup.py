@@ -6,10 +6,10 @@ import random
 from collections import Counter
 
 import pytest
-from slide_helpers import act, fresh
+from slide_helpers import act, fresh, last_round
 
 from meeple.games.base import BadOptions
-from meeple.games.slide import GAME
+from meeple.games.slide import GAME, Take
 from meeple.games.slide.state import NO_SEAT, deal_grids, parse_options
 
 
@@ -114,3 +114,17 @@ def test_lowest_reveal_starts_only_in_round_one() -> None:
     for seat in (first, 1 - first):
         state = act(state, (seat, f"take {state.pool[0]} right"))
     assert state.round == 2 and state.first == 1 - first  # the token simply passes left
+
+
+def test_lowest_reveal_starts_again_in_each_deal_of_a_match() -> None:
+    final = "1 2 3 _  4 5 6 7  8 9 10 1  2 3 4 5"
+    options = {"match_to_100": True, "lowest_reveal_starts": True}
+    state = last_round([final, final], [9, 9], first=1, options=options)
+    state = act(state, (1, "take 9 left"))
+    state, events = GAME.apply(state, 0, Take(9, "left"))
+    assert (state.deal, state.round, state.first) == (2, 1, NO_SEAT)
+    assert events[-1] == {"type": "new_deal", "deal": 2, "first_player": None}
+    assert GAME.view(state, None)["first_player"] is None
+    grids = ((-7, *state.grids[0][1:]), (-4, *state.grids[1][1:]))
+    state = act(state._replace(grids=grids), (0, "reveal 0,0"), (1, "reveal 0,0"))
+    assert (state.first, state.turn, state.pool) == (1, 1, (4, 7))
