@@ -9,6 +9,7 @@ import pytest
 
 import meeple.cli
 from meeple.cli import main
+from meeple.games.base import JSON
 from meeple.games.slide import GAME
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -156,7 +157,10 @@ def test_replay_names_the_first_bad_action(
 def test_replay_refuses_a_take_into_the_hole(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    reveals = [[0, {"type": "reveal", "cell": [0, 0]}], [1, {"type": "reveal", "cell": [0, 0]}]]
+    reveals: list[tuple[int, JSON]] = [
+        (0, {"type": "reveal", "cell": [0, 0]}),
+        (1, {"type": "reveal", "cell": [0, 0]}),
+    ]
     state = GAME.setup({"players": 2}, 5)
     for seat, action in reveals:
         state, _events = GAME.apply(state, seat, GAME.parse_action(action))
@@ -165,7 +169,7 @@ def test_replay_refuses_a_take_into_the_hole(
         "game": "slide",
         "options": {"players": 2},
         "seed": 5,
-        "actions": [*reveals, [state.first, take]],
+        "actions": [*map(list, reveals), [state.first, take]],
     }
     status, out, err = run(["slide", "replay", write(tmp_path, record)], capsys)
     assert (status, out) == (1, "")

@@ -105,7 +105,7 @@ def test_game_points_match_cancelling_of_the_final_grids() -> None:
     assert result.details["cards_left"] == [t[1] for t in tallies]
 
 
-MATCH = {"options": {"match_to_100": True}}
+MATCH: dict[str, Any] = {"options": {"match_to_100": True}}
 
 
 def test_match_deals_again_while_every_total_is_below_100() -> None:
