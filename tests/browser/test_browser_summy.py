@@ -1,0 +1,190 @@
+"""A person plays Summy against a bot in the browser: drag and drop, clicks, a refusal, a
+take-back, a discard, the keyboard; then leaves, a bot finishes the game and the summary shows.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from browser_harness import NewPage, shot
+from playwright.sync_api import Page, expect
+
+from meeple.games.summy.formats import position_from_json
+from meeple.games.summy.movegen import legal_moves
+from meeple.games.summy.tiles import Move
+
+pytestmark = pytest.mark.browser
+
+KEYS = {"x": "*", ":": "/"}
+
+
+def shown(equation: str) -> str:
+    """An equation as the page writes it: x as ×, : as ÷."""
+    return equation.replace("x", "×").replace(":", "÷")
+
+
+def view_of(page: Page) -> dict[str, Any]:
+    """The view the page shows now."""
+    view: dict[str, Any] = page.evaluate("window.meeple.view()")
+    return view
+
+
+def wait_my_turn(page: Page) -> dict[str, Any]:
+    expect(page.locator("#turn-line")).to_have_text("Your turn", timeout=30_000)
+    expect(page.locator(".rack button")).to_have_count(len(view_of(page)["hand"]))
+    return view_of(page)
+
+
+def visible_cells(page: Page) -> set[tuple[int, int]]:
+    """The cells drawn wholly inside the board's window (the board pans; the rest is hidden)."""
+    cells: list[str] = page.evaluate(
+        """() => {
+            const box = document.querySelector('.summy-viewport').getBoundingClientRect();
+            return [...document.querySelectorAll('.summy-plane [data-cell]')].filter((node) => {
+                const r = node.getBoundingClientRect();
+                return r.left >= box.left + 4 && r.right <= box.right - 110
+                    && r.top >= box.top + 4 && r.bottom <= box.bottom - 4;
+            }).map((node) => node.dataset.cell);
+        }"""
+    )
+    return {(int(r), int(c)) for r, c in (cell.split(",") for cell in cells)}
+
+
+def a_move(page: Page, view: dict[str, Any]) -> Move | None:
+    """A legal move on cells in sight (the engine's move generator plays the person's mind),
+    the closest to the last move; None when the hand makes none there."""
+    drawn = visible_cells(page)
+    last = view["last_move"]
+    centre = (0, 0)
+    if last and last.get("tiles"):
+        centre = (last["tiles"][0]["row"], last["tiles"][0]["col"])
+    moves = [
+        move for move in legal_moves(position_from_json(view)) if set(move.placement.cells) <= drawn
+    ]
+
+    def distance(move: Move) -> tuple[int, int]:
+        far = max(abs(r - centre[0]) + abs(c - centre[1]) for r, c in move.placement.cells)
+        return far, -len(move.placement.tiles)
+
+    return min(moves, key=distance, default=None)
+
+
+def cell(page: Page, row: int, col: int) -> Any:
+    return page.locator(f'.summy-plane [data-cell="{row},{col}"]')
+
+
+def choose_direction(page: Page, move: Move) -> None:
+    if len(move.placement.tiles) == 1:
+        page.get_by_role("button", name="down" if move.placement.dir == "V" else "across").click()
+
+
+def expect_legal(page: Page, move: Move) -> None:
+    expect(page.locator("#message")).to_have_text(
+        f"{shown(move.equation_text)}: legal, {move.score} points."
+    )
+
+
+def confirm(page: Page, move: Move) -> None:
+    scores_before = view_of(page)["scores"][view_of(page)["seat"]]
+    page.get_by_role("button", name="Play this equation").click()
+    expect(page.locator("#log")).to_contain_text(
+        f"made {shown(move.equation_text)} for {move.score}"
+    )
+    seat = view_of(page)["seat"]
+    assert view_of(page)["scores"][seat] == scores_before + move.score
+
+
+def refuse_then_take_back(page: Page, view: dict[str, Any]) -> None:
+    """Stage a tile touching nothing: the page says which rule that breaks, sends nothing;
+    a second click on the staged tile takes it back."""
+    tiles = {(t["row"], t["col"]) for t in view["tiles"]}
+    lonely = next(
+        (r, c)
+        for r, c in sorted(visible_cells(page), key=lambda rc: (abs(rc[0]) + abs(rc[1]), rc))
+        if not any((r + dr, c + dc) in tiles for dr in (-1, 0, 1) for dc in (-1, 0, 1))
+    )
+    version = page.evaluate("window.meeple.connection.version")
+    page.locator(".rack button").first.click()
+    cell(page, *lonely).click()
+    expect(page.locator("#message")).to_have_text(
+        "The equation must use at least one tile already on the table."
+    )
+    expect(page.get_by_role("button", name="Play this equation")).to_be_disabled()
+    expect(page.locator(".rack button")).to_have_count(len(view["hand"]) - 1)
+    staged = page.locator(".summy-plane button.staged")
+    staged.click()
+    staged.click()
+    expect(page.locator(".rack button")).to_have_count(len(view["hand"]))
+    expect(page.locator(".summy-plane button.staged")).to_have_count(0)
+    expect(page.locator("#message")).to_have_text("")
+    assert page.evaluate("window.meeple.connection.version") == version
+
+
+def place(page: Page, move: Move, how: str) -> None:
+    """Stage ``move`` by drag and drop, by clicks or by the keyboard, check it, play it."""
+    if how == "keyboard":
+        page.get_by_role("application", name="The table").focus()
+    for (row, col), tile in move.placement.tiles:
+        rack_tile = page.locator(f'.rack button[data-tile="{tile}"]').first
+        if how == "drag":
+            rack_tile.drag_to(cell(page, row, col))
+        elif how == "click":
+            rack_tile.click()
+            cell(page, row, col).click()
+        else:
+            at = page.locator(".summy-plane .cell.cursor").get_attribute("data-cell") or "0,0"
+            cursor_row, cursor_col = (int(n) for n in at.split(","))
+            for _ in range(abs(row - cursor_row)):
+                page.keyboard.press("ArrowDown" if row > cursor_row else "ArrowUp")
+            for _ in range(abs(col - cursor_col)):
+                page.keyboard.press("ArrowRight" if col > cursor_col else "ArrowLeft")
+            page.keyboard.press(KEYS.get(tile, tile))
+    choose_direction(page, move)
+    expect_legal(page, move)
+    shot(page, f"summy-staged-{how}")
+    confirm(page, move)
+
+
+def discard(page: Page, count: int) -> None:
+    page.get_by_role("button", name="Discard…").click()
+    for index in range(count):
+        page.locator(".rack button").nth(index).click()
+    page.get_by_role("button", name="Discard the chosen tiles").click()
+    expect(page.locator("#log")).to_contain_text(f"discarded {count} tiles")
+
+
+def test_a_person_plays_summy_against_a_bot(new_page: NewPage) -> None:
+    page = new_page("en-GB")
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.goto("/")
+    page.locator("#card-summy").get_by_role("button", name="Play a bot").click()
+    page.wait_for_url("**/table/*")
+
+    placements = ["drag", "click", "keyboard"]
+    view = wait_my_turn(page)
+    refuse_then_take_back(page, view)
+    discard(page, 2)
+    for _turn in range(25):
+        if not placements:
+            break
+        view = wait_my_turn(page)
+        move = a_move(page, view)
+        if move is not None:
+            place(page, move, placements.pop(0))
+        elif view["stock"] > 0:
+            discard(page, 1)
+        else:
+            page.get_by_role("button", name="Pass").click()
+    assert not placements, f"still to do after 25 turns: {placements}"
+    shot(page, "summy-table-desktop")
+
+    # The person leaves: a bot plays their seat to the end; the summary shows.
+    page.get_by_role("button", name="Leave").click()
+    expect(page.locator("#players")).to_contain_text("played by a bot")
+    summary = page.locator("#summary")
+    expect(summary).to_be_visible(timeout=180_000)
+    expect(summary).to_contain_text("End of the game")
+    expect(summary.locator("tbody tr")).to_have_count(2)
+    expect(page.locator("#turn-line")).to_have_text("The game is over.")
+    shot(page, "summy-summary-desktop")

@@ -1,0 +1,75 @@
+"""Watching a game shows no hand; a page whose socket is cut says so and catches up."""
+
+from __future__ import annotations
+
+import pytest
+from browser_harness import NewPage, shot
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+
+def create_table(page: Page, game: str, second_seat: str) -> str:
+    """Create a public 2-seat table of ``game`` from the form; the second seat as given."""
+    page.goto("/")
+    page.get_by_label(game.capitalize(), exact=True).check()
+    page.get_by_label("Number of seats").fill("2")
+    page.get_by_label("Seat 2").select_option(second_seat)
+    page.get_by_role("button", name="Create the table").click()
+    page.wait_for_url("**/table/*")
+    return page.url.rsplit("/", 1)[1]
+
+
+def test_a_spectator_sees_the_table_but_no_hand(new_page: NewPage) -> None:
+    player = new_page("en-GB")
+    table_id = create_table(player, "summy", "bot:greedy")  # every seat taken: it starts
+    expect(player.locator(".rack button")).to_have_count(8)
+
+    spectator = new_page("en-GB")
+    spectator.goto("/")
+    spectator.get_by_role("button", name="Play as guest").click()
+    spectator.goto(f"/table/{table_id}")
+    expect(spectator.locator(".rack")).to_have_text("You are watching: hands are hidden.")
+    expect(spectator.locator(".rack button")).to_have_count(0)
+    expect(spectator.get_by_role("button", name="Play this equation")).to_be_hidden()
+    expect(spectator.get_by_role("img", name="equals, row 0, column 0")).to_be_visible()
+    assert spectator.evaluate("window.meeple.view().hand") is None
+    hand = player.evaluate("window.meeple.view().hand")
+    assert len(hand) == 8
+    # Nothing of the player's hand reached the spectator's page.
+    rack_text = spectator.locator(".rack").inner_text()
+    assert not any(tile in rack_text for tile in "0123456789")
+    shot(spectator, "summy-spectator-desktop")
+
+
+def test_a_cut_socket_says_offline_and_catches_up(new_page: NewPage) -> None:
+    alice = new_page("en-GB")
+    bob = new_page("en-GB")
+    table_id = create_table(alice, "slide", "open")
+    bob.goto(f"/table/{table_id}")
+    bob.get_by_role("button", name="Take seat 2").click()
+    alice.get_by_role("button", name="Start the game").click()
+    expect(alice.locator(".slide-status")).to_contain_text("0 of 2 have picked")
+
+    alice.context.set_offline(True)
+    alice.evaluate("window.meeple.connection.drop()")
+    expect(alice.locator("#offline")).to_be_visible()
+    expect(alice.locator("#offline")).to_have_text("Connection lost: reconnecting…")
+    bob.locator(".slide-mine button.pickable").first.click()
+    expect(bob.locator(".slide-status")).to_contain_text("1 of 2 have picked")
+    alice.wait_for_timeout(1500)
+    # Still offline: the page has not seen Bob's pick.
+    expect(alice.locator("#offline")).to_be_visible()
+    expect(alice.locator(".slide-status")).to_contain_text("0 of 2 have picked")
+    shot(alice, "slide-offline-desktop")
+
+    alice.context.set_offline(False)
+    expect(alice.locator("#offline")).to_be_hidden(timeout=20_000)
+    expect(alice.locator(".slide-status")).to_contain_text("1 of 2 have picked")
+    assert alice.evaluate("window.meeple.connection.version") == bob.evaluate(
+        "window.meeple.connection.version"
+    )
+    # And the game goes on from there.
+    alice.locator(".slide-mine button.pickable").first.click()
+    expect(alice.locator(".pool button, .pool .slide-card").first).to_be_visible()
+    expect(bob.locator(".slide-status")).not_to_contain_text("have picked")
