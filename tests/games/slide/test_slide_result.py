@@ -117,7 +117,11 @@ def test_match_deals_again_while_every_total_is_below_100() -> None:
     assert state.grids == grids and state.first == first
     assert [e["type"] for e in events][-3:] == ["round_over", "deal_over", "new_deal"]
     assert events[-1] == {"type": "new_deal", "deal": 2, "first_player": first}
-    assert GAME.view(state, None)["last_deal"]["cards_left"] == [3, 4]
+    for seat in (0, 1, None):  # the running totals are public, as the scores so far
+        view = GAME.view(state, seat)
+        assert view["totals"] == [92, 99] and view["deal_scores"] == [[12, 14]]
+        assert view["last_deal"]["cards_left"] == [3, 4]
+        assert view["last_deal"]["grids"][0][0] == [None, None, 2, None]
 
 
 @pytest.mark.parametrize(
