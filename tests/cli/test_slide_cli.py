@@ -9,7 +9,8 @@ import pytest
 
 import meeple.cli
 from meeple.cli import main
-from meeple.games.base import JSON
+from meeple.cli.slide import format_result
+from meeple.games.base import JSON, Result
 from meeple.games.slide import GAME
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -177,3 +178,19 @@ def test_replay_refuses_a_take_into_the_hole(
         "meeple: action 2: you cannot slide a card straight into the hole: "
         "the hole is in column 0, so the card cannot enter from the left\n"
     )
+
+
+def test_ranking_lists_shared_ranks_in_seat_order() -> None:
+    empty: list[list[int | None]] = [[None] * 4] * 4
+    result = Result(
+        scores=(12, 12, 9),
+        ranks=(2, 2, 1),
+        reason="16 rounds played",
+        details={"cards_left": [3, 3, 2], "deal_scores": [[12, 12, 9]], "final_grids": [empty] * 3},
+    )
+    assert format_result(result, match=False).splitlines()[-4:] == [
+        "ranking:",
+        "  1. seat 2: 9 points, 2 cards left",
+        "  2. seat 0: 12 points, 3 cards left",
+        "  2. seat 1: 12 points, 3 cards left",
+    ]
