@@ -40,15 +40,28 @@ def open_table(client: Any, game: str) -> str:
     return table_id
 
 
+def rated_slide_game(alice: Any, bob: Any) -> str:
+    """A rated 2-player Slide game between two people who both leave at the start: bots
+    finish it and it is rated (leavers ranked last)."""
+    body = {"game": "slide", "seats": 2, "rated": True, "pace": "realtime", "move_seconds": 3600}
+    table_id: str = alice.post("/api/tables", json=body).json()["table"]["id"]
+    bob.post(f"/api/tables/{table_id}/join", json={}).raise_for_status()
+    alice.post(f"/api/tables/{table_id}/start").raise_for_status()
+    for client in (bob, alice):
+        client.post(f"/api/tables/{table_id}/leave").raise_for_status()
+    wait_finished(alice, table_id)
+    return table_id
+
+
 @pytest.fixture(scope="module")
 def tables(live: ServerProcess) -> dict[str, str]:
-    """A running Summy table and a finished Slide game (its player left; bots finished it)."""
-    with live.client() as client:
-        user = guest(client)
-        running = open_table(client, "summy")
-        finished = open_table(client, "slide")
-        client.post(f"/api/tables/{finished}/leave").raise_for_status()
-        wait_finished(client, finished)
+    """A running Summy table and two finished, rated Slide games (for a two-point chart)."""
+    with live.client() as alice, live.client() as bob:
+        user = guest(alice)
+        guest(bob)
+        running = open_table(alice, "summy")
+        rated_slide_game(alice, bob)
+        finished = rated_slide_game(alice, bob)
     return {"name": user["name"], "running": running, "finished": finished}
 
 
@@ -72,7 +85,7 @@ READY = {
     "home": "#seat-rows select",
     "leaderboard-summy": "#leaderboard-rows tr, #leaderboard-empty:not([hidden])",
     "leaderboard-slide": "#leaderboard-rows tr, #leaderboard-empty:not([hidden])",
-    "profile": "#profile-chart > *",
+    "profile": "#profile-chart > *, #profile-error:not([hidden])",
     "table-summy": ".rack > *",
     "replay-slide": ".slide-mine > *",
 }
@@ -101,6 +114,9 @@ def test_every_page_in_every_language_has_no_untranslated_key(
             visit(page, path, name)
             assert page.locator("html").get_attribute("lang") == lang, path
             assert untranslated(page) == [], path
+            if name == "profile":
+                expect(page.locator("#profile-chart svg path.line")).to_have_count(1)
+                expect(page.locator("#profile-chart svg circle")).to_have_count(2)
             shot(page, f"{name}-{lang}-{viewport_name}")
 
 
@@ -137,3 +153,26 @@ def test_replay_steps_forward_and_back(new_page: NewPage, tables: dict[str, str]
     page.get_by_role("button", name="Premier coup").click()
     expect(step).to_contain_text("Coup 0 sur ")
     expect(page.locator("#log li")).to_have_count(0)
+
+
+def test_sign_up_shows_the_server_refusal_translated_then_signs_in(new_page: NewPage) -> None:
+    page = new_page("fr-FR")
+    page.goto("/signup")
+    page.get_by_label("Nom").fill("ada_lovelace")
+    page.get_by_label("Mot de passe").fill("short")
+    page.get_by_role("button", name="Créer mon compte").click()
+    expect(page.locator("#account-error")).to_have_text(
+        "Le mot de passe est trop court : au moins 8 caractères."
+    )
+    page.get_by_label("Mot de passe").fill("a far better passphrase")
+    page.get_by_role("button", name="Créer mon compte").click()
+    page.wait_for_url("**/")
+    expect(page.locator("#account-name")).to_have_text("ada_lovelace")
+    expect(page.get_by_role("button", name="Jouer en invité")).to_be_hidden()
+    page.get_by_role("button", name="Se déconnecter").click()
+    expect(page.get_by_role("button", name="Jouer en invité")).to_be_visible()
+    page.goto("/signin")
+    page.get_by_label("Nom").fill("ada_lovelace")
+    page.get_by_label("Mot de passe").fill("wrong password")
+    page.get_by_role("button", name="Se connecter").last.click()
+    expect(page.locator("#account-error")).to_have_text("Nom ou mot de passe incorrect.")

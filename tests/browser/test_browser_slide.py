@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from browser_harness import PHONE, NewPage, shot
+from browser_harness import ARTIFACTS, PHONE, NewPage, shot
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -36,6 +36,8 @@ def play_one_step(page: Page) -> bool:
         expect(arrows.first).to_be_visible()
         # Arrows are shown only where the rules allow: 2 to 4 of them.
         assert 2 <= arrows.count() <= 4
+        if not (ARTIFACTS / "slide-entry-arrows.png").exists():
+            shot(page, "slide-entry-arrows")
         arrows.last.click()
         return True
     return False
@@ -66,8 +68,6 @@ def test_two_browsers_play_a_whole_slide_game(new_page: NewPage) -> None:
             if play_one_step(page):
                 acted = True
                 steps += 1
-                if steps == 3:
-                    shot(page, "slide-draft")
         if not acted:
             alice.wait_for_timeout(100)
     assert steps >= 63  # 16 rounds x 2 players x (reveal + take), less the first reveal

@@ -151,7 +151,7 @@ def discard(page: Page, count: int) -> None:
     for index in range(count):
         page.locator(".rack button").nth(index).click()
     page.get_by_role("button", name="Discard the chosen tiles").click()
-    expect(page.locator("#log")).to_contain_text(f"discarded {count} tiles")
+    expect(page.locator("#log")).to_contain_text(f"discarded {count} tile(s)")
 
 
 def test_a_person_plays_summy_against_a_bot(new_page: NewPage) -> None:

@@ -27,7 +27,7 @@ async function fetchStep(n) {
 async function show(n) {
   const step = await fetchStep(n);
   index = n;
-  ui.update(step.view);
+  ui.update(step.view, step.events);
   $("replay-step").textContent = t("js.replay.step", { n, total });
   $("replay-first").disabled = $("replay-back").disabled = n === 0;
   $("replay-forward").disabled = $("replay-last").disabled = n === total;

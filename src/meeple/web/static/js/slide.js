@@ -13,10 +13,15 @@ export function allowedSides(hole) {
       (side === "top" && row === 0) || (side === "bottom" && row === 3)));
 }
 
-/** The cell where a card entering from `side` lands, for a hole at [row, col]. */
-function landingCell(hole, side) {
-  const [row, col] = hole;
-  return { left: [row, 0], right: [row, 3], top: [0, col], bottom: [3, col] }[side];
+/** How each card of a grid moved in a take: "row,col" -> [drow, dcol] it came from (in cells). */
+export function slideOffsets(hole, side) {
+  const [hr, hc] = hole;
+  const moved = new Map();
+  if (side === "left") for (let c = 0; c <= hc; c++) moved.set(`${hr},${c}`, [0, -1]);
+  if (side === "right") for (let c = hc; c <= 3; c++) moved.set(`${hr},${c}`, [0, 1]);
+  if (side === "top") for (let r = 0; r <= hr; r++) moved.set(`${r},${hc}`, [-1, 0]);
+  if (side === "bottom") for (let r = hr; r <= 3; r++) moved.set(`${r},${hc}`, [1, 0]);
+  return moved;
 }
 
 function cardLabel(value, row, col) {
@@ -30,7 +35,7 @@ function cardLabel(value, row, col) {
 export function createSlide(root, ctx) {
   let view = null;
   let chosen = null; // the pool value chosen for the draft
-  let landed = null; // [row, col] of the card that just entered, for the animation
+  let slides = new Map(); // seat -> the cards that just slid, for the animation
   let pending = false; // an action is on its way: wait for the next view before another
 
   const status = el("p", { class: "slide-status", "aria-live": "polite" });
@@ -93,7 +98,7 @@ export function createSlide(root, ctx) {
     return null;
   }
 
-  function cardButton(value, r, c, style, large) {
+  function cardButton(value, r, c, style, large, seat = me() ?? 0) {
     const pick = view.my_pick && view.my_pick[0] === r && view.my_pick[1] === c;
     const pickable = large && myTurnToPick() && value === 0;
     const classes = ["slide-card"];
@@ -101,7 +106,11 @@ export function createSlide(root, ctx) {
     else if (value === 0) classes.push("back");
     if (pickable) classes.push("pickable");
     if (pick) classes.push("picked");
-    if (large && landed && landed[0] === r && landed[1] === c) classes.push("entered");
+    const slid = slides.get(seat)?.get(`${r},${c}`);
+    if (slid) {
+      classes.push("slid");
+      style = `${style};--dy:${slid[0]};--dx:${slid[1]}`;
+    }
     const label = cardLabel(value, r, c) + (pick ? ` (${t("js.slide.your_pick")})` : "");
     const text = value === null ? "" : value === 0 ? (pick ? "✓" : "") : String(value);
     if (!pickable) return el("div", { class: classes.join(" "), style, role: "img", "aria-label": label }, text);
@@ -128,7 +137,7 @@ export function createSlide(root, ctx) {
     const seats = view.grids.map((_, s) => s).filter((s) => s !== (me() ?? 0));
     others.replaceChildren(...seats.map((s) => el("figure", { class: "other" },
       el("div", { class: "slide-small", role: "group", "aria-label": ctx.seatName(s) },
-        view.grids[s].flatMap((row, r) => row.map((value, c) => cardButton(value, r, c, "", false)))),
+        view.grids[s].flatMap((row, r) => row.map((value, c) => cardButton(value, r, c, "", false, s)))),
       el("figcaption", {}, ctx.seatName(s)))));
   }
 
@@ -167,7 +176,6 @@ export function createSlide(root, ctx) {
 
   function take(side) {
     const value = chosen;
-    landed = landingCell(view.holes[me()], side);
     chosen = null;
     act({ type: "take", value, side });
   }
@@ -182,13 +190,12 @@ export function createSlide(root, ctx) {
 
   return {
     /** Show a new view (after an event or a reconnect). */
-    update(next) {
-      const before = view;
+    update(next, events = []) {
       view = next;
       pending = false;
-      if (before && before.round !== next.round) landed = null;
+      slides = new Map(events.filter((e) => e.type === "take").map((e) => [e.seat, slideOffsets(e.hole, e.side)]));
       draw();
-      landed = null;
+      slides = new Map();
     },
     /** Whether the viewer must act now (for the tab title and the sound). */
     myTurn() { return view !== null && (myTurnToPick() || myTurnToTake()); },

@@ -22,6 +22,7 @@ export function createSummy(root, ctx) {
     "aria-label": t("js.summy.board_label"), "aria-describedby": "summy-help",
   });
   const help = el("p", { id: "summy-help", class: "hint" }, t("js.summy.help"));
+  const cursorNews = el("p", { class: "sr", "aria-live": "polite" });
   const rack = el("div", { class: "rack", role: "group", "aria-label": t("js.summy.rack") });
   const stock = el("span", { class: "stock" });
   const dirBox = el("span", { class: "dir-choice", hidden: true });
@@ -39,12 +40,23 @@ export function createSummy(root, ctx) {
   dirBox.append(t("js.summy.read"), " ", ...dirButtons);
   const controls = el("div", { class: "summy-controls" }, buttons.confirm, buttons.clear, dirBox,
     buttons.discard, buttons.confirmDiscard, buttons.pass, stock);
-  root.replaceChildren(viewport, help, rack, controls);
+  root.replaceChildren(viewport, help, cursorNews, rack, controls);
 
   const board = createBoard(viewport, {
     cellClick, drop, keyTile, takeBack: (r, c) => { if (staged.has(key(r, c))) unstage(key(r, c)); },
     redraw: () => redraw(),
+    cursorMoved: (row, col) => { cursorNews.textContent = describeCell(row, col); },
   });
+
+  /** What a screen reader hears when the keyboard cursor lands on a cell. */
+  function describeCell(row, col) {
+    const k = key(row, col);
+    const where = t("js.summy.cell", { row, col });
+    if (staged.has(k)) return `${where}: ${t("js.summy.staged_tile", { tile: tileName(hand()[staged.get(k)]) })}`;
+    const tile = tableTiles().get(k);
+    if (tile) return `${where}: ${tileName(tile)}`;
+    return `${where}: ${sealedSet().has(k) ? t("js.summy.sealed") : t("js.summy.empty")}`;
+  }
 
   const myTurn = () => Boolean(view && view.seat !== null && view.seat !== undefined
     && view.turn === view.seat && !view.game_over && !pending);

@@ -152,6 +152,7 @@ export function createBoard(viewport, handlers) {
       cursor = [cursor[0] + dr, cursor[1] + dc];
       handlers.redraw();
       keepVisible(...cursor);
+      handlers.cursorMoved(...cursor);
       return;
     }
     if (event.key === "Enter" || event.key === " ") {

@@ -16,6 +16,7 @@ const SEAT_CHANGES = new Set(["join", "leave", "kick", "start", "zombie", "finis
 let info = null; // the table summary (docs/protocol.md): game, seats, status, deadlines, result
 let view = null; // this client's view of the game
 let drawnView = null; // the view the game UI shows (redrawn only when it changes)
+let freshEvents = []; // the game events that led to the view not yet drawn (for animations)
 let user = null; // the signed-in player, if any
 let toAct = [];
 let deadlines = {};
@@ -170,8 +171,9 @@ function draw() {
   if (info) ensureUi(info.game);
   if (ui && view && view !== drawnView) {
     drawnView = view;
-    ui.update(view);
+    ui.update(view, freshEvents);
   }
+  freshEvents = [];
   drawPlayers();
   drawTurn();
   drawWaiting();
@@ -231,6 +233,7 @@ const connection = new TableConnection(routes.tableSocket(tableId), invite, {
   },
   event(event) {
     if (event.view) view = event.view;
+    if (event.kind === "action") freshEvents = event.data.events || [];
     toAct = event.to_act || [];
     deadlines = event.deadlines || {};
     handleEvent(event);
