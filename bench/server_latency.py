@@ -8,6 +8,10 @@ receiving the table event it made. Choosing the action (a random bot on the
 client side) is not timed. Prints the median and percentiles.
 
     .venv/bin/python bench/server_latency.py --tables 100 --actions 24
+    .venv/bin/python bench/server_latency.py --tables 100 --actions 24 --think 1
+
+With ``--think 0`` every player acts the moment it may, so the figures show
+the server saturated; ``--think`` gives players a human-like pause.
 """
 
 from __future__ import annotations
@@ -16,13 +20,13 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
@@ -86,12 +90,24 @@ async def open_table(base: str) -> tuple[str, list[str]]:
 
 
 async def player(
-    ws_base: str, table_id: str, cookie: str, actions: int, seed: int, times: list[float]
+    ws_base: str,
+    table_id: str,
+    cookie: str,
+    actions: int,
+    seed: int,
+    times: list[float],
+    think_s: float,
 ) -> None:
-    """Play up to ``actions`` actions at one seat, timing each round trip."""
+    """Play up to ``actions`` actions at one seat, timing each round trip.
+
+    Before each action the player thinks for a random time averaging ``think_s``.
+    """
     bot = get_bot("slide", "random", seed)
+    pause = random.Random(seed)
     url = f"{ws_base}/ws/tables/{table_id}"
-    async with connect(url, additional_headers={"Cookie": cookie}, max_size=2**22) as ws:
+    async with connect(
+        url, additional_headers={"Cookie": cookie}, max_size=2**22, compression=None
+    ) as ws:
         hello = json.loads(await ws.recv())
         seat, view, to_act = hello["seat"], hello["view"], hello["table"]["to_act"]
         done = 0
@@ -102,6 +118,8 @@ async def player(
                     view, to_act = message["view"], message["to_act"]
                 continue
             action = bot.choose(view, seat, 0.01)
+            if think_s > 0:
+                await asyncio.sleep(pause.uniform(0, 2 * think_s))
             started = time.perf_counter()
             await ws.send(json.dumps({"type": "action", "id": f"a{done}", "action": action}))
             while True:
@@ -117,7 +135,7 @@ async def player(
             done += 1
 
 
-async def run(base: str, tables: int, actions: int) -> tuple[list[float], float]:
+async def run(base: str, tables: int, actions: int, think_s: float) -> tuple[list[float], float]:
     """Open the tables, then let every player play at once; the round trips and wall time."""
     opened = await asyncio.gather(*(open_table(base) for _ in range(tables)))
     ws_base = "ws" + base.removeprefix("http")
@@ -125,7 +143,7 @@ async def run(base: str, tables: int, actions: int) -> tuple[list[float], float]
     started = time.perf_counter()
     await asyncio.gather(
         *(
-            player(ws_base, table_id, cookie, actions, 100 * n + seat, times)
+            player(ws_base, table_id, cookie, actions, 100 * n + seat, times, think_s)
             for n, (table_id, cookies) in enumerate(opened)
             for seat, cookie in enumerate(cookies)
         )
@@ -145,17 +163,33 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--actions", type=int, default=24, help="actions per player")
     parser.add_argument("--db", help="database URL (default: SQLite in a temporary folder)")
+    parser.add_argument("--url", help="measure a server already running there instead")
+    parser.add_argument(
+        "--think", type=float, default=0.0, help="mean seconds a player thinks before acting"
+    )
     args = parser.parse_args()
+    if args.url:
+        times, wall = asyncio.run(run(args.url.rstrip("/"), args.tables, args.actions, args.think))
+        report(args, times, wall)
+        return
     with tempfile.TemporaryDirectory() as folder:
         port = free_port()
         server = start_server(Path(folder), port, args.db)
         try:
-            times, wall = asyncio.run(run(f"http://127.0.0.1:{port}", args.tables, args.actions))
+            times, wall = asyncio.run(
+                run(f"http://127.0.0.1:{port}", args.tables, args.actions, args.think)
+            )
         finally:
             server.terminate()
             server.wait(timeout=30)
+    report(args, times, wall)
+
+
+def report(args: argparse.Namespace, times: list[float], wall: float) -> None:
+    """Print the figures."""
     ms = [t * 1000 for t in times]
     print(f"tables playing at once: {args.tables} (two players each, {2 * args.tables} sockets)")
+    print(f"players think {args.think:.2f} s on average before each action")
     print(f"actions timed: {len(ms)} in {wall:.1f} s ({len(ms) / wall:.0f} actions/s)")
     print(f"round trip median: {statistics.median(ms):.1f} ms")
     print(f"round trip p90:    {percentile(ms, 0.90):.1f} ms")

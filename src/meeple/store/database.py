@@ -3,7 +3,9 @@
 Queries are plain synchronous SQLAlchemy; :meth:`Database.run` runs one in
 the database's own thread pool so the event loop never waits on disk. SQLite
 gets a single worker thread (one writer at a time is all SQLite allows),
-PostgreSQL a few.
+PostgreSQL a few. :meth:`Database.write` is for the hot path (table events):
+writes that arrive while a transaction is being committed wait and are then
+committed together in one transaction (group commit).
 """
 
 from __future__ import annotations
@@ -73,6 +75,9 @@ class Database:
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         workers = 1 if self.engine.dialect.name == "sqlite" else 4
         self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="meeple-db")
+        self._waiting: list[tuple[Callable[..., Any], tuple[Any, ...], asyncio.Future[Any]]] = []
+        self._flushing = False
+        self._flusher: asyncio.Task[None] | None = None
 
     def migrate(self) -> None:
         """Create or upgrade the schema with the packaged migrations."""
@@ -87,6 +92,55 @@ class Database:
         """Run ``query(session, *args)`` in one transaction in the database threads."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, self.call, query, *args)
+
+    async def write(self, query: Callable[..., T], *args: Any) -> T:
+        """Run ``query(session, *args)``, committed together with the writes waiting with it.
+
+        Raises what the query raises; one failing write never undoes another
+        (the group is retried one write per transaction if any fails).
+        """
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        self._waiting.append((query, args, future))
+        if not self._flushing:
+            self._flushing = True
+            self._flusher = loop.create_task(self._flush())
+        return await future
+
+    async def _flush(self) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while self._waiting:
+                group, self._waiting = self._waiting, []
+                calls = [(query, args) for query, args, _ in group]
+                outcomes = await loop.run_in_executor(self._executor, self._commit_group, calls)
+                for (_, _, future), (ok, value) in zip(group, outcomes, strict=True):
+                    if future.done():
+                        continue
+                    if ok:
+                        future.set_result(value)
+                    else:
+                        future.set_exception(value)
+        finally:
+            self._flushing = False
+
+    def _commit_group(
+        self, calls: list[tuple[Callable[..., Any], tuple[Any, ...]]]
+    ) -> list[tuple[bool, Any]]:
+        try:
+            with self.sessions.begin() as session:
+                results = [query(session, *args) for query, args in calls]
+            return [(True, result) for result in results]
+        except Exception as exc:
+            if len(calls) == 1:
+                return [(False, exc)]
+        return [self._commit_one(query, args) for query, args in calls]
+
+    def _commit_one(self, query: Callable[..., Any], args: tuple[Any, ...]) -> tuple[bool, Any]:
+        try:
+            return True, self.call(query, *args)
+        except Exception as exc:
+            return False, exc
 
     def close(self) -> None:
         """Stop the query threads and close every connection."""

@@ -168,7 +168,7 @@ class Table:
         )
         new = advance(self.game, self.info.options, self.info.seed, self.snap, event, applied)
         try:
-            await self.ctx.db.run(self._store_tx, event, new)
+            await self.ctx.db.write(self._store_tx, event, new)
         except queries.VersionConflict as exc:
             await self._catch_up_locked()
             raise TableError("conflict", "the table changed meanwhile; try again", 409) from exc
