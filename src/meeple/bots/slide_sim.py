@@ -122,6 +122,8 @@ def play_out(world: World, rng: random.Random) -> list[int]:
         if world.round > world.rounds:
             break
         for seat in range(world.players):
+            if world.to_take:  # the reveal is complete: the draft comes first
+                break
             if world.picks[seat] < 0:
                 down = [i for i, c in enumerate(world.grids[seat]) if c < 0]
                 pick(world, seat, rng.choice(down))

@@ -1,0 +1,56 @@
+"""Bots answer within their time budget, with slack for a loaded machine.
+
+Two checks: the planned work of the search bots fits the budget on sampled
+positions; and when the planned work could never fit (the planning rate is
+raised a thousandfold), the clock still stops the search in time.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from bots_helpers import states_to_act
+
+from meeple.bots import get_bot, slide_expert, summy_expert
+from meeple.games import get_game
+
+SLACK_S = 0.6
+"""Allowed overrun for one move: a best-move search or a play-out in flight
+when the deadline passes, on a machine shared with other test suites."""
+
+POSITIONS = {"summy": (21, 2, 4), "slide": (22, 2, 6)}
+
+
+def slowest_move(game_name: str, level: str, budget_s: float) -> float:
+    game = get_game(game_name)
+    seed, players, stride = POSITIONS[game_name]
+    bot = get_bot(game_name, level, seed=3)
+    worst = 0.0
+    for state, seat in states_to_act(game_name, seed, players, stride):
+        view = game.view(state, seat)
+        started = time.perf_counter()
+        action = bot.choose(view, seat, budget_s)
+        worst = max(worst, time.perf_counter() - started)
+        game.parse_action(action)
+    return worst
+
+
+@pytest.mark.parametrize("game_name", ["summy", "slide"])
+@pytest.mark.parametrize(("level", "budget_s"), [("strong", 0.3), ("expert", 0.3)])
+def test_planned_work_fits_the_budget(game_name: str, level: str, budget_s: float) -> None:
+    assert slowest_move(game_name, level, budget_s) <= budget_s + SLACK_S
+
+
+@pytest.mark.parametrize(
+    ("game_name", "module", "rate"),
+    [
+        ("summy", summy_expert, "EVALUATIONS_PER_SECOND"),
+        ("slide", slide_expert, "TAKES_PER_SECOND"),
+    ],
+)
+def test_the_clock_stops_a_search_planned_too_big(
+    game_name: str, module: object, rate: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(module, rate, getattr(module, rate) * 1000)
+    assert slowest_move(game_name, "expert", 0.2) <= 0.2 + SLACK_S
