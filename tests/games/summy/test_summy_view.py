@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 
 import pytest
 from summy_helpers import play_random_game
 
 from meeple.games.summy import GAME, SummyState
 from meeple.games.summy.formats import position_from_json
+from meeple.games.summy.tiles import BAG, Discard
 
 GAMES = [(1, 2), (2, 2), (3, 2), (4, 2), (3, 1)]
 
@@ -19,11 +21,16 @@ def with_other_secrets(state: SummyState, viewer: int | None, rng: random.Random
     other = GAME.resample_hidden(state, viewer, rng)
     hidden = [s for s in range(state.players) if s != viewer]
     assert [len(other.hands[s]) for s in hidden] == [len(state.hands[s]) for s in hidden]
-    assert sorted(other.stock + tuple(t for s in hidden for t in other.hands[s])) == sorted(
-        state.stock + tuple(t for s in hidden for t in state.hands[s])
-    )
+    assert other.discarded == state.discarded
+
+    def unseen(world: SummyState) -> list[str]:
+        return sorted([*world.stock, *(t for s in hidden for t in world.hands[s]),
+                       *(t for s in hidden for t in world.discards[s])])  # fmt: skip
+
+    assert unseen(other) == unseen(state)
     if viewer is not None:
         assert other.hands[viewer] == state.hands[viewer]
+        assert other.discards[viewer] == state.discards[viewer]
     return other
 
 
@@ -125,3 +132,40 @@ def test_equations_and_sealed_cells_in_the_view() -> None:
     sealed = {(c["row"], c["col"]) for c in view["sealed"]}
     assert sealed == {cell for eq in state.equations for cell in eq.sealed_cells()}
     assert not sealed & set(tiles)
+
+
+def after_two_discards(seed: int) -> tuple[SummyState, int, int]:
+    """A new game in which the first player discards 3 tiles, then the other 2."""
+    state = GAME.setup({"players": 2}, seed)
+    first = state.turn
+    second = 1 - first
+    state, _ = GAME.apply(state, first, Discard(state.hands[first][:3]))
+    state, _ = GAME.apply(state, second, Discard(state.hands[second][-2:]))
+    return state, first, second
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_what_another_seat_discarded_is_redrawn_with_the_unseen_tiles(seed: int) -> None:
+    # seat `first` knows its own 3 discards, not which 2 tiles `second` put out face down
+    state, first, second = after_two_discards(seed)
+    assert [len(pile) for pile in state.discards] == [3 if s == first else 2 for s in (0, 1)]
+    unseen = Counter(BAG)
+    unseen.subtract([*state.table.values(), *state.hands[first], *state.discards[first]])
+    rng = random.Random(seed)
+    redrawn = set()
+    for _ in range(20):
+        world = GAME.resample_hidden(state, first, rng)
+        assert world.discards[first] == state.discards[first]
+        assert len(world.discards[second]) == 2
+        assert Counter([*world.hands[second], *world.stock, *world.discards[second]]) == +unseen
+        redrawn.add(world.discards[second])
+    assert len(redrawn) > 1
+
+
+def test_a_spectator_knows_no_discard() -> None:
+    state, _, _ = after_two_discards(4)
+    rng = random.Random(4)
+    worlds = [GAME.resample_hidden(state, None, rng) for _ in range(20)]
+    assert len({world.discards for world in worlds}) > 1
+    assert all([len(p) for p in world.discards] == [len(p) for p in state.discards]
+               for world in worlds)  # fmt: skip

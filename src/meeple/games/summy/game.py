@@ -179,19 +179,24 @@ class SummyGame:
     ) -> SummyState:
         """The same state with every tile ``seat`` cannot see dealt again at random.
 
-        The other seats' hands and the stock are pooled, shuffled with ``rng``
-        and dealt back in the same sizes; ``seat``'s own hand (none for a
-        spectator) and the table stay. The view of ``seat`` must not change;
-        bots may use this to sample what they cannot see.
+        The other seats' hands, the tiles they discarded face down and the
+        stock are pooled, shuffled with ``rng`` and dealt back in the same
+        sizes; ``seat``'s own hand and discards (none for a spectator) and the
+        table stay. The view of ``seat`` must not change; bots may use this to
+        sample what they cannot see.
         """
         hidden = [s for s in range(state.players) if s != seat]
-        pool = [tile for s in hidden for tile in state.hands[s]] + list(state.stock)
+        pool = [tile for s in hidden for tile in (*state.hands[s], *state.discards[s])]
+        pool += state.stock
         rng.shuffle(pool)
         hands = list(state.hands)
+        discards = list(state.discards)
         for other in hidden:
             size = len(hands[other])
             hands[other], pool = tuple(sorted(pool[:size])), pool[size:]
-        return replace(state, hands=tuple(hands), stock=tuple(pool))
+            size = len(discards[other])
+            discards[other], pool = tuple(sorted(pool[:size])), pool[size:]
+        return replace(state, hands=tuple(hands), discards=tuple(discards), stock=tuple(pool))
 
     def result(self, state: SummyState) -> Result | None:
         """The result once the game is over, else ``None``."""

@@ -102,8 +102,10 @@ class SummyState:
     """A Summy game at one moment. Never changed: every turn makes a new one.
 
     ``hands[s]`` is sorted; ``stock`` is drawn from the front;
-    ``idle_turns`` counts the consecutive turns that began with an empty
-    stock and made no equation (the game ends when it reaches ``players``).
+    ``discards[s]`` holds the tiles seat ``s`` put out face down, sorted (a
+    secret like the hands: views show only how many); ``idle_turns`` counts
+    the consecutive turns that began with an empty stock and made no equation
+    (the game ends when it reaches ``players``).
     """
 
     players: int
@@ -116,9 +118,14 @@ class SummyState:
     first_player: Seat
     turns_taken: int = 0
     idle_turns: int = 0
-    discarded: tuple[int, ...] = ()
+    discards: tuple[tuple[str, ...], ...] = ()
     last: Turn | None = None
     result: Result | None = None
+
+    @property
+    def discarded(self) -> tuple[int, ...]:
+        """How many tiles each seat has discarded (public, unlike which)."""
+        return tuple(len(pile) for pile in self.discards)
 
     def position(self) -> Position:
         """The :class:`Position` faced by the seat whose turn it is."""
@@ -171,7 +178,7 @@ def new_state(players: int, seed: int) -> SummyState:
         scores=(0,) * players,
         turn=first,
         first_player=first,
-        discarded=(0,) * players,
+        discards=((),) * players,
     )
 
 
@@ -199,7 +206,7 @@ def take_turn(state: SummyState, seat: Seat, action: Action) -> SummyState:
     table = state.table
     equations = state.equations
     scores = state.scores
-    discarded = state.discarded
+    discards = state.discards
     if isinstance(action, Placement):
         move = check_placement(table, equations, hand, action)
         hand = _take_from_hand(hand, [tile for _, tile in action.tiles])
@@ -211,7 +218,7 @@ def take_turn(state: SummyState, seat: Seat, action: Action) -> SummyState:
         if not action.tiles:
             raise IllegalAction("a discard puts out at least one tile")
         hand = _take_from_hand(hand, action.tiles)
-        discarded = _replaced(discarded, seat, discarded[seat] + len(action.tiles))
+        discards = _replaced(discards, seat, tuple(sorted(discards[seat] + action.tiles)))
         turn = Turn(seat, "discard", discarded=len(action.tiles))
     elif isinstance(action, Pass):
         if state.stock:
@@ -234,7 +241,7 @@ def take_turn(state: SummyState, seat: Seat, action: Action) -> SummyState:
         turn=(seat + 1) % state.players,
         turns_taken=state.turns_taken + 1,
         idle_turns=idle,
-        discarded=discarded,
+        discards=discards,
         last=replace(turn, drew=drawn),
     )
     if idle >= state.players:
