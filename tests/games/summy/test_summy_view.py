@@ -169,3 +169,22 @@ def test_a_spectator_knows_no_discard() -> None:
     assert len({world.discards for world in worlds}) > 1
     assert all([len(p) for p in world.discards] == [len(p) for p in state.discards]
                for world in worlds)  # fmt: skip
+
+
+def test_a_states_repr_names_no_secret() -> None:
+    # a state logged by mistake must not show the hands, the stock's order or the discards
+    rng = random.Random(5)
+    for state in play_random_game(2, 2).states[::7]:
+        text = repr(state)
+        assert repr(GAME.resample_hidden(state, None, rng)) == text
+        assert f"hand_sizes={[len(hand) for hand in state.hands]}" in text
+        assert f"stock={len(state.stock)}" in text
+
+
+@pytest.mark.parametrize("seat", [-1, 2, 5])
+def test_a_view_for_a_seat_that_does_not_exist_is_refused(seat: int) -> None:
+    # a negative seat would otherwise index another seat's hand from the end
+    with pytest.raises(ValueError, match=f"Summy has no seat {seat}: the seats are 0 and 1"):
+        GAME.view(GAME.setup({"players": 2}, 1), seat)
+    with pytest.raises(ValueError, match="Summy has no seat 1: the only seat is 0"):
+        GAME.view(GAME.setup({"players": 1}, 1), 1)

@@ -148,7 +148,12 @@ class SummyGame:
         - ``last_move``: the last turn as its public event (see
           :func:`turn_json`), or ``None`` before the first turn.
         - ``game_over``: whether it is over; ``result``: ``Result.to_json()`` or ``None``.
+
+        Raises ``ValueError`` for a seat the game does not have.
         """
+        if seat is not None and not 0 <= seat < state.players:
+            seats = "the only seat is 0" if state.players == 1 else "the seats are 0 and 1"
+            raise ValueError(f"Summy has no seat {seat}: {seats}")
         sealed = sorted({cell for eq in state.equations for cell in eq.sealed_cells()})
         return {
             "game": "summy",

@@ -122,6 +122,16 @@ class SummyState:
     last: Turn | None = None
     result: Result | None = None
 
+    def __repr__(self) -> str:
+        """The public part only, with counts for the secrets: a logged state leaks nothing."""
+        return (
+            f"SummyState(players={self.players}, turn={self.turn}, scores={self.scores}, "
+            f"table={dict(self.table)}, equations={self.equations}, "
+            f"hand_sizes={[len(hand) for hand in self.hands]}, stock={len(self.stock)}, "
+            f"discarded={list(self.discarded)}, idle_turns={self.idle_turns}, "
+            f"turns_taken={self.turns_taken}, result={self.result})"
+        )
+
     @property
     def discarded(self) -> tuple[int, ...]:
         """How many tiles each seat has discarded (public, unlike which)."""
