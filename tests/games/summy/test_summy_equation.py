@@ -45,6 +45,12 @@ def test_valid_equations_pass(text: str) -> None:
     check_equation(text)
 
 
+def test_a_long_false_equation_names_its_exact_value() -> None:
+    with pytest.raises(EquationError) as caught:
+        check_equation("100000000000000000001:2=5")
+    assert str(caught.value) == "100000000000000000001:2 is 50000000000000000000.5, not 5"
+
+
 RULES_INVALID = [
     ("3=1+2", "3=1+2: after the = there must be one number and nothing else"),
     ("12=12", "12=12: before the = there must be two or more numbers with an operator between"),
@@ -131,6 +137,8 @@ def test_evaluate(numbers: tuple[int, ...], operators: tuple[str, ...], value: F
         (Fraction(1, 8), "0.125"),
         (Fraction(2, 3), "2/3"),
         (Fraction(-7, 20), "-0.35"),
+        (Fraction(10**20 + 1, 2), "50000000000000000000.5"),  # exact, not rounded by a float
+        (Fraction(-(10**17) - 1, 10**17), "-1.00000000000000001"),
     ],
 )
 def test_format_value(value: Fraction, text: str) -> None:

@@ -178,7 +178,10 @@ def format_value(value: Fraction) -> str:
     digits = 0
     while (value * 10**digits).denominator != 1:
         digits += 1
-    return f"{float(value):.{digits}f}"
+    # integer arithmetic, not float: a long number would be rounded
+    sign = "-" if value < 0 else ""
+    scaled = str(abs(value.numerator) * 10**digits // value.denominator).rjust(digits + 1, "0")
+    return f"{sign}{scaled[:-digits]}.{scaled[-digits:]}"
 
 
 def check_equation(text: str) -> ParsedEquation:
