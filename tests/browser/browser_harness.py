@@ -20,7 +20,7 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, ViewportSize
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -32,8 +32,8 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 ARTIFACTS = Path(__file__).parents[1] / "artifacts"
-DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 375, "height": 740}
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
+PHONE: ViewportSize = {"width": 375, "height": 740}
 WAIT_MS = 20_000
 
 NewPage = Callable[..., Page]

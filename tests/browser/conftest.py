@@ -15,7 +15,7 @@ from browser_harness import (
     ServerProcess,
     require_chromium,
 )
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
 
 
 @pytest.fixture(scope="session")
@@ -46,7 +46,7 @@ def new_page(browser: Browser, live: ServerProcess) -> Iterator[NewPage]:
     contexts = []
     errors: list[str] = []
 
-    def open_page(lang: str = "en-GB", viewport: dict[str, int] | None = None) -> Page:
+    def open_page(lang: str = "en-GB", viewport: ViewportSize | None = None) -> Page:
         context = browser.new_context(base_url=live.url, locale=lang, viewport=viewport or DESKTOP)
         context.set_default_timeout(WAIT_MS)
         contexts.append(context)

@@ -176,3 +176,19 @@ def test_sign_up_shows_the_server_refusal_translated_then_signs_in(new_page: New
     page.get_by_label("Mot de passe").fill("wrong password")
     page.get_by_role("button", name="Se connecter").last.click()
     expect(page.locator("#account-error")).to_have_text("Nom ou mot de passe incorrect.")
+
+
+def test_the_lobby_shows_a_new_open_table_live(new_page: NewPage, live: ServerProcess) -> None:
+    page = new_page("it-IT")
+    page.goto("/")
+    expect(page.locator("#lobby-live")).to_have_text("in diretta")
+    with live.client() as client:
+        guest(client)
+        body = {"game": "slide", "seats": 3, "pace": "turn", "move_seconds": 86400}
+        table_id = client.post("/api/tables", json=body).json()["table"]["id"]
+        row = page.locator(f'#open-tables tr[data-table="{table_id}"]')
+        expect(row).to_contain_text("Slide")
+        expect(row).to_contain_text("24 ore a mossa")
+        expect(row.get_by_role("link", name="Entra in questo tavolo di Slide")).to_be_visible()
+        client.post(f"/api/tables/{table_id}/close").raise_for_status()
+        expect(row).to_have_count(0)

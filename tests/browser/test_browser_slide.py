@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -55,7 +56,12 @@ def test_two_browsers_play_a_whole_slide_game(new_page: NewPage) -> None:
     expect(bob.locator(".slide-status")).to_contain_text("Round 1 of 16")
 
     # Round 1 by hand, checking what each side sees.
+    expect(alice).to_have_title(re.compile(r"^▶ Your turn"))
+    alice.get_by_placeholder("Write a message").fill("good luck <b>Bob</b>")
+    alice.get_by_role("button", name="Send").click()
+    expect(bob.locator("#chat")).to_contain_text("good luck <b>Bob</b>")
     alice.locator(".slide-mine button.pickable").first.click()
+    expect(alice).not_to_have_title(re.compile("Your turn"))
     expect(bob.locator(".slide-status")).to_contain_text("1 of 2 have picked")
     expect(alice.locator(".slide-status")).to_contain_text("Waiting for the others to pick")
     shot(alice, "slide-reveal-desktop")
@@ -79,3 +85,12 @@ def test_two_browsers_play_a_whole_slide_game(new_page: NewPage) -> None:
         expect(page.locator(".slide-mine .slide-card.back")).to_have_count(0)
     shot(alice, "slide-summary-desktop")
     shot(bob, "slide-summary-phone")
+
+    # A rematch: one click each, and both are taken to the new table.
+    alice.get_by_role("button", name="Rematch").click()
+    expect(alice.locator("#message")).to_have_text("Rematch asked: waiting for the others.")
+    bob.get_by_role("button", name="Rematch").click()
+    for page in (alice, bob):
+        page.wait_for_url(lambda url: table_id not in url)
+        expect(page.locator(".slide-status")).to_contain_text("Round 1 of 16")
+    assert alice.url == bob.url

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from browser_harness import NewPage, shot
 from playwright.sync_api import Page, expect
@@ -73,3 +75,27 @@ def test_a_cut_socket_says_offline_and_catches_up(new_page: NewPage) -> None:
     alice.locator(".slide-mine button.pickable").first.click()
     expect(alice.locator(".pool button, .pool .slide-card").first).to_be_visible()
     expect(bob.locator(".slide-status")).not_to_contain_text("have picked")
+
+
+def test_a_private_table_is_reached_only_through_its_invite_link(new_page: NewPage) -> None:
+    alice = new_page("en-GB")
+    alice.goto("/")
+    alice.get_by_label("Slide", exact=True).check()
+    alice.get_by_label("Seat 2").select_option("open")
+    alice.get_by_label("Private: invite link only").check()
+    alice.get_by_role("button", name="Create the table").click()
+    alice.wait_for_url("**/table/*")
+    table_id = alice.url.rsplit("/", 1)[1]
+    link = alice.get_by_label("Invite link:")
+    expect(link).to_have_value(re.compile(r"/tables/.+\?invite="))
+
+    bob = new_page("en-GB")
+    bob.goto(f"/table/{table_id}")
+    expect(bob.locator("#message")).to_have_text(
+        "There is no such table, or it is private: ask for its invite link."
+    )
+    bob.goto(link.input_value())
+    bob.get_by_role("button", name="Take seat 2").click()
+    expect(alice.locator("#waiting-seats")).to_contain_text("guest-")
+    alice.get_by_role("button", name="Start the game").click()
+    expect(bob.locator(".slide-status")).to_contain_text("Round 1 of 16")

@@ -70,8 +70,12 @@ def profile(request: Request, name: str) -> HTMLResponse:
 
 
 @router.get("/table/{table_id}", response_class=HTMLResponse)
+@router.get("/tables/{table_id}", response_class=HTMLResponse)
 def table(request: Request, table_id: str, invite: str = "") -> HTMLResponse:
-    """A table: waiting for players, playing, or the end-of-game summary."""
+    """A table: waiting for players, playing, or the end-of-game summary.
+
+    ``/tables/{id}?invite=TOKEN`` is the invite link the server hands out.
+    """
     return render(request, "table.html", "table", table_id=table_id, invite=invite)
 
 

@@ -2,10 +2,12 @@
 import { wsUrl } from "./api.js";
 
 const RETRY_MS = [500, 1000, 2000, 4000, 8000];
+const POLICY_VIOLATION = 1008;
 
 /**
  * Calls handlers.snapshot(hello) for the table as it is, handlers.event(event) for each versioned
- * event in order, handlers.refused(error), handlers.ack(ack) and handlers.online(isOnline).
+ * event in order, handlers.refused(error), handlers.ack(ack), handlers.online(isOnline) and
+ * handlers.gone(reason) when the server refuses the table for good.
  * Messages are those of docs/protocol.md.
  */
 export class TableConnection {
@@ -32,8 +34,13 @@ export class TableConnection {
       this.handlers.online(true);
     };
     socket.onmessage = (message) => this.receive(JSON.parse(message.data));
-    socket.onclose = () => {
+    socket.onclose = (event) => {
       if (this.socket !== socket) return;
+      if (event.code === POLICY_VIOLATION) {
+        // No such table, or a private one without its invite: retrying will not help.
+        this.handlers.gone(event.reason);
+        return;
+      }
       this.handlers.online(false);
       const delay = RETRY_MS[Math.min(this.attempt, RETRY_MS.length - 1)];
       this.attempt += 1;

@@ -123,7 +123,7 @@ function drawWaiting() {
       type: "button", onclick: () => join(index), "aria-label": t("js.table.take_seat_n", { n: index + 1 }),
     }, t("js.table.take_seat")))));
   $("invite-line").hidden = !info.invite_url;
-  if (info.invite_url) $("invite-link").value = location.origin + info.invite_url.replace("/tables/", "/table/");
+  if (info.invite_url) $("invite-link").value = location.origin + info.invite_url;
   const full = info.seats.every((seat) => seat.name || seat.bot);
   $("start").hidden = !(user && user.id === info.creator_id && full);
 }
@@ -246,6 +246,10 @@ const connection = new TableConnection(routes.tableSocket(tableId), invite, {
   refused(error) {
     say(translateMessage(error.message || t("js.error.generic")), "bad");
     if (ui && ui.refused) ui.refused();
+  },
+  gone() {
+    $("offline").hidden = true;
+    say(t("js.table.no_table"), "bad");
   },
   online(isOnline) {
     $("offline").hidden = isOnline;
