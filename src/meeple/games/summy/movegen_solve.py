@@ -58,7 +58,7 @@ def solve(pattern: str, hand: str) -> tuple[tuple[int, str], ...]:
     need = _tiles_needed(pattern, first_old, counts["="] > 0)
     if need[0] > max_tiles:
         return ()
-    digit_tiles = sorted(t for t in counts if t in _DIGIT_VALUE)
+    digit_tiles = sorted((t, _DIGIT_VALUE[t]) for t in counts if t in _DIGIT_VALUE)
     op_tiles = sorted(t for t in counts if t in "+-x:")
     chosen: list[str] = []
     found: list[tuple[int, str]] = []
@@ -92,8 +92,16 @@ def solve(pattern: str, hand: str) -> tuple[tuple[int, str], ...]:
             found.append((end, "".join(chosen) + ("=" if placed_equals else "") + "".join(tail)))
 
     def extend(
-        i: int, num: int, lead0: bool, sn: int, sd: int, tn: int, td: int,
-        mulop: int, sign: int, has_op: bool,
+        i: int,
+        num: int,
+        lead0: bool,
+        sn: int,
+        sd: int,
+        tn: int,
+        td: int,
+        mulop: int,
+        sign: int,
+        has_op: bool,
     ) -> None:
         """Fill cell ``i``; ``num`` is the number being read (-1: none yet).
 
@@ -103,64 +111,86 @@ def solve(pattern: str, hand: str) -> tuple[tuple[int, str], ...]:
         if len(chosen) + need[i] > max_tiles:
             return
         cell = pattern[i]
-        if cell == HOLE:
-            options = [t for t in digit_tiles if counts[t]] if not (num >= 0 and lead0) else []
-            if num >= 0 and i + 1 < size:
-                options += [t for t in op_tiles if counts[t]]
-        elif cell == "=":
+        last = i + 1 == size
+        if cell != HOLE:
+            if cell in _DIGIT_VALUE:
+                digit(i, _DIGIT_VALUE[cell], num, lead0, sn, sd, tn, td, mulop, sign, has_op)
+            elif cell != "=" and num >= 0 and not last:
+                operator(i, cell, num, sn, sd, tn, td, mulop, sign)
+            return
+        if num < 0 or not lead0:
+            for tile, value in digit_tiles:
+                if counts[tile]:
+                    counts[tile] -= 1
+                    chosen.append(tile)
+                    digit(i, value, num, lead0, sn, sd, tn, td, mulop, sign, has_op)
+                    chosen.pop()
+                    counts[tile] += 1
+        if num >= 0 and not last:
+            for tile in op_tiles:
+                if counts[tile]:
+                    counts[tile] -= 1
+                    chosen.append(tile)
+                    operator(i, tile, num, sn, sd, tn, td, mulop, sign)
+                    chosen.pop()
+                    counts[tile] += 1
+
+    def digit(
+        i: int,
+        value: int,
+        num: int,
+        lead0: bool,
+        sn: int,
+        sd: int,
+        tn: int,
+        td: int,
+        mulop: int,
+        sign: int,
+        has_op: bool,
+    ) -> None:
+        """Read the digit ``value`` on cell ``i``; close the left side here if it can end."""
+        if num < 0:
+            num, lead0 = value, value == 0
+        elif lead0:
             return
         else:
-            options = [cell]
-        for tile in options:
-            if cell == HOLE:
-                counts[tile] -= 1
-                chosen.append(tile)
-            if tile in _DIGIT_VALUE:
-                digit = _DIGIT_VALUE[tile]
-                if num < 0:
-                    new_num, new_lead0 = digit, digit == 0
-                elif lead0:
-                    new_num = -2
-                else:
-                    new_num, new_lead0 = num * 10 + digit, False
-                if new_num >= 0:
-                    if has_op and i + 1 < size:
-                        after = pattern[i + 1]
-                        if after == "=" or (after == HOLE and counts["="]):
-                            if mulop == _NEW_TERM:
-                                term_n, term_d = new_num, 1
-                            elif mulop == _MUL:
-                                term_n, term_d = tn * new_num, td
-                            else:
-                                term_n, term_d = tn, td * new_num
-                            if term_d:
-                                total_n = sn * term_d + sign * term_n * sd
-                                total_d = sd * term_d
-                                if total_n >= 0 and total_n % total_d == 0:
-                                    close(i + 1, total_n // total_d)
-                    if i + 1 < size:
-                        extend(i + 1, new_num, new_lead0, sn, sd, tn, td, mulop, sign, has_op)
-            elif num >= 0 and i + 1 < size:
-                if mulop == _NEW_TERM:
-                    term_n, term_d = num, 1
-                elif mulop == _MUL:
-                    term_n, term_d = tn * num, td
-                else:
-                    term_n, term_d = tn, td * num
-                if term_d:
-                    if tile == "x" or tile == ":":
-                        extend(
-                            i + 1, -1, False, sn, sd, term_n, term_d,
-                            _MUL if tile == "x" else _DIV, sign, True,
-                        )
-                    else:
-                        extend(
-                            i + 1, -1, False, sn * term_d + sign * term_n * sd, sd * term_d,
-                            0, 1, _NEW_TERM, 1 if tile == "+" else -1, True,
-                        )
-            if cell == HOLE:
-                chosen.pop()
-                counts[tile] += 1
+            num = num * 10 + value
+        after = i + 1
+        if after == size:
+            return
+        if has_op and (pattern[after] == "=" or (pattern[after] == HOLE and counts["="])):
+            if mulop == _NEW_TERM:
+                term_n, term_d = num, 1
+            elif mulop == _MUL:
+                term_n, term_d = tn * num, td
+            else:
+                term_n, term_d = tn, td * num
+            if term_d:
+                total_n = sn * term_d + sign * term_n * sd
+                total_d = sd * term_d
+                if total_n >= 0 and total_n % total_d == 0:
+                    close(after, total_n // total_d)
+        extend(after, num, lead0, sn, sd, tn, td, mulop, sign, has_op)
+
+    def operator(
+        i: int, tile: str, num: int, sn: int, sd: int, tn: int, td: int, mulop: int, sign: int
+    ) -> None:
+        """Read the operator ``tile`` on cell ``i``, which ends the number ``num``."""
+        if mulop == _NEW_TERM:
+            tn, td = num, 1
+        elif mulop == _MUL:
+            tn *= num
+        else:
+            td *= num
+        if not td:
+            return
+        if tile == "x":
+            extend(i + 1, -1, False, sn, sd, tn, td, _MUL, sign, True)
+        elif tile == ":":
+            extend(i + 1, -1, False, sn, sd, tn, td, _DIV, sign, True)
+        else:
+            sn, sd = sn * td + sign * tn * sd, sd * td
+            extend(i + 1, -1, False, sn, sd, 0, 1, _NEW_TERM, 1 if tile == "+" else -1, True)
 
     extend(0, -1, False, 0, 1, 0, 1, _NEW_TERM, 1, False)
     found.sort()

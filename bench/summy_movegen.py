@@ -1,0 +1,139 @@
+"""How fast the Summy move generator is, beside the brute force of the exactness test.
+
+Builds a fixed set of positions from seeds: a two-player game through the
+engine's ``GAME``, random legal play (a uniformly random legal placement, or
+a random discard when there is none) for 0 to 25 turns, then the player to
+move holds 8 tiles (topped up from the stock if it ran low). For each
+position it times, single process, with the solver's cache emptied first:
+
+- ``legal_moves``: the full list;
+- ``best_moves`` with n=1 and n=10;
+- the brute force of ``tests/games/summy/test_movegen.py`` on the first
+  ``--brute`` positions only (it tries every arrangement of the hand on every
+  segment: seconds to minutes per position with 8 tiles).
+
+and prints the median, 95th percentile and maximum time per position, the
+moves found per second and, on the brute-force subset, the ratio of medians.
+
+    .venv/bin/python bench/summy_movegen.py [--positions 100] [--brute 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from meeple.games.summy.game import GAME
+from meeple.games.summy.movegen import best_moves, legal_moves
+from meeple.games.summy.movegen_solve import solve
+from meeple.games.summy.tiles import HAND_SIZE, Discard, Pass, Position
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "games" / "summy"))
+from test_movegen import brute_force
+
+
+def build_position(seed: int) -> Position:
+    """The position after ``seed``'s random game of 0 to 25 turns, with an 8-tile hand."""
+    rng = random.Random(seed)
+    state = GAME.setup({"players": 2}, seed)
+    for _ in range(rng.randint(0, 25)):
+        if GAME.result(state) is not None:
+            break
+        hand = state.hands[state.turn]
+        moves = list(legal_moves(state.position()))
+        if moves:
+            action: object = rng.choice(moves).placement
+        elif not hand:
+            action = Pass()
+        else:
+            action = Discard(tuple(rng.sample(hand, rng.randint(1, len(hand)))))
+        state, _events = GAME.apply(state, state.turn, action)
+    position = state.position()
+    hand = (*position.hand, *state.stock)[:HAND_SIZE]
+    return Position(position.tiles, position.equations, hand)
+
+
+def time_each(
+    positions: Sequence[Position], run: Callable[[Position], int]
+) -> tuple[list[float], int]:
+    """Seconds per position for ``run`` (cache emptied first), and the moves it found."""
+    seconds: list[float] = []
+    found = 0
+    for position in positions:
+        solve.cache_clear()
+        start = time.perf_counter()
+        found += run(position)
+        seconds.append(time.perf_counter() - start)
+    return seconds, found
+
+
+def percentile(values: Sequence[float], fraction: float) -> float:
+    """The value below which ``fraction`` of ``values`` lie (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))]
+
+
+def main() -> None:
+    """Build the positions, time every method, print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=100)
+    parser.add_argument("--brute", type=int, default=3, help="positions for the brute force")
+    args = parser.parse_args()
+    console = Console()
+    start = time.perf_counter()
+    positions = [build_position(seed) for seed in range(args.positions)]
+    tiles = [len(p.tiles) for p in positions]
+    console.print(
+        f"{len(positions)} positions (seeds 0-{args.positions - 1}) built in "
+        f"{time.perf_counter() - start:.1f} s; table tiles: median {statistics.median(tiles)}, "
+        f"max {max(tiles)}"
+    )
+    runs: list[tuple[str, Sequence[Position], Callable[[Position], int]]] = [
+        ("legal_moves (full list)", positions, lambda p: len(list(legal_moves(p)))),
+        ("best_moves n=1", positions, lambda p: len(best_moves(p, 1))),
+        ("best_moves n=10", positions, lambda p: len(best_moves(p, 10))),
+    ]
+    subset = positions[: args.brute]
+    if subset:
+        runs += [
+            (
+                f"legal_moves, seeds 0-{len(subset) - 1}",
+                subset,
+                lambda p: len(list(legal_moves(p))),
+            ),
+            (f"brute force, seeds 0-{len(subset) - 1}", subset, lambda p: len(brute_force(p))),
+        ]
+    table = Table(title="Summy move generation, per position (one process, cold cache)")
+    for column in ("method", "positions", "moves", "median ms", "p95 ms", "max ms", "moves/s"):
+        table.add_column(column, justify="left" if column == "method" else "right")
+    medians: dict[str, float] = {}
+    for name, chosen, run in runs:
+        seconds, found = time_each(chosen, run)
+        medians[name] = statistics.median(seconds)
+        table.add_row(
+            name,
+            str(len(chosen)),
+            str(found),
+            f"{medians[name] * 1e3:.1f}",
+            f"{percentile(seconds, 0.95) * 1e3:.1f}",
+            f"{max(seconds) * 1e3:.1f}",
+            f"{found / sum(seconds):,.0f}",
+        )
+    console.print(table)
+    if subset:
+        fast, slow = medians[runs[-2][0]], medians[runs[-1][0]]
+        console.print(
+            f"brute force / legal_moves, median on seeds 0-{len(subset) - 1}: {slow / fast:,.0f}x"
+        )
+
+
+if __name__ == "__main__":
+    main()
