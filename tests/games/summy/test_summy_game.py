@@ -15,8 +15,8 @@ from meeple.games import get_game
 from meeple.games.base import BadOptions, IllegalAction
 from meeple.games.summy import GAME, SummyState
 from meeple.games.summy.game import discards
-from meeple.games.summy.state import choose_first_player, initial_stock
-from meeple.games.summy.tiles import BAG, Discard, Equation, Pass, Placement
+from meeple.games.summy.state import Table, choose_first_player, initial_stock
+from meeple.games.summy.tiles import BAG, Direction, Discard, Equation, Pass, Placement
 
 ONE_PLUS_ONE = Placement("H", (((0, -3), "1"), ((0, -2), "+"), ((0, -1), "1"), ((0, 1), "2")))
 
@@ -318,3 +318,21 @@ def test_states_pickle_for_worker_processes() -> None:
         copy = pickle.loads(pickle.dumps(state))
         assert copy == state
         assert hash(copy.table) == hash(state.table)
+
+
+def test_a_line_completed_in_the_other_direction_scores_nothing_and_seals_nothing() -> None:
+    # the 8 on (0,0) completes 1+7=8 along row 0 (16 points) and 2x4=8 down column 0
+    # (14 points): played H, only the row is an equation
+    row = {(0, -4): "1", (0, -3): "+", (0, -2): "7", (0, -1): "="}
+    column = {(-4, 0): "2", (-3, 0): "x", (-2, 0): "4", (-1, 0): "="}
+    state = replace(rigged(hands=("8+++++++", "99999999")), table=Table({**row, **column}))
+    cases: list[tuple[Direction, int, Equation]] = [
+        ("H", 16, Equation(0, -4, "H", 5)),
+        ("V", 14, Equation(-4, 0, "V", 5)),
+    ]
+    for direction, score, equation in cases:
+        after, _ = GAME.apply(state, 0, Placement(direction, (((0, 0), "8"),)))
+        assert after.scores == (score, 0)
+        assert after.equations == (equation,)
+        sealed = {(c["row"], c["col"]) for c in GAME.view(after, None)["sealed"]}
+        assert sealed == set(equation.sealed_cells())
