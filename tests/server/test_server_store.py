@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 
 import pytest
@@ -115,3 +116,21 @@ def test_the_leaderboard_orders_by_mu_minus_three_sigma(db: Database) -> None:
     db.call(queries.save_ratings, ratings, [])
     board = db.call(queries.leaderboard, "slide", 10)
     assert [name for _, name in board] == ["b1", "a1"]
+
+
+def test_writes_waiting_together_commit_together_and_a_conflict_fails_alone(db: Database) -> None:
+    a_table(db)
+    db.call(queries.append_event, event("t1", 1))
+
+    async def scenario() -> list[object]:
+        writes = [db.write(queries.append_event, event("t1", v)) for v in (2, 1, 3, 4)]
+        return await asyncio.gather(*writes, return_exceptions=True)
+
+    outcomes = asyncio.run(scenario())
+    assert [type(o).__name__ for o in outcomes] == [
+        "NoneType",
+        "VersionConflict",
+        "NoneType",
+        "NoneType",
+    ]
+    assert [e.version for e in db.call(queries.events_after, "t1", 0)] == [1, 2, 3, 4]

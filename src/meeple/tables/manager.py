@@ -52,6 +52,8 @@ class TableManager:
         self.ctx = TableContext(db, bus, clock, bots, settings, self.lobby_changed, self.rematch)
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Lock] = {}
+        self.shared = settings.redis is not None
+        """Other servers may write to the same tables (a shared database and Redis bus)."""
 
     async def start(self) -> None:
         """Load and resume every table that is open or playing."""
@@ -66,9 +68,15 @@ class TableManager:
             await table.shutdown()
 
     async def get(self, table_id: str) -> Table:
-        """The table with this id, loaded from the store if needed; ``TableError`` if none."""
+        """The table with this id, loaded from the store if needed; ``TableError`` if none.
+
+        When servers share tables, a table already loaded first catches up with
+        the events other servers stored.
+        """
         table = self.tables.get(table_id)
         if table is not None:
+            if self.shared:
+                await table.catch_up()
             return table
         lock = self._loading.setdefault(table_id, asyncio.Lock())
         async with lock:

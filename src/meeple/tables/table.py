@@ -117,7 +117,9 @@ class Table:
         rows = await self.ctx.db.run(queries.events_after, self.info.id, self.snap.version)
         for row in rows:
             self.fold(event_from_row(row))
-        self._reset_deadlines(None)
+        if rows:
+            self._reset_deadlines(None)
+            self._wake_bots()
 
     def view_at(self, version: int, seat: int | None) -> dict[str, JSON] | None:
         """What ``seat`` (``None``: a spectator) may see just after event ``version``."""
@@ -306,7 +308,22 @@ class Table:
     async def act(
         self, user_id: int, client_id: str | None, action: JSON, seat: int | None = None
     ) -> tuple[int, bool]:
-        """A player's action: ``(version, duplicate)``; a repeated client id applies once."""
+        """A player's action: ``(version, duplicate)``; a repeated client id applies once.
+
+        If another server wrote to the table first, the table catches up and the
+        action is checked again against the new position (a few times at most).
+        """
+        for _attempt in range(3):
+            try:
+                return await self._act_once(user_id, client_id, action, seat)
+            except TableError as exc:
+                if exc.code != "conflict":
+                    raise
+        raise TableError("conflict", "the table is changing too fast; try again", 409)
+
+    async def _act_once(
+        self, user_id: int, client_id: str | None, action: JSON, seat: int | None
+    ) -> tuple[int, bool]:
         async with self.lock:
             if client_id is not None and (user_id, client_id) in self.client_ids:
                 return self.client_ids[(user_id, client_id)], True
@@ -463,13 +480,16 @@ class Table:
                         new_state, events = apply_action(self.game, self.snap.state, seat, action)
                     except TableError:
                         continue
+                    try:
+                        await self.write(
+                            "action",
+                            seat,
+                            {"action": action, "by": by, "events": events},
+                            applied=new_state,
+                        )
+                    except TableError:
+                        continue  # another server moved first; look again
                     self._thinking.pop(seat, None)
-                    await self.write(
-                        "action",
-                        seat,
-                        {"action": action, "by": by, "events": events},
-                        applied=new_state,
-                    )
                     limit = self.ctx.settings.timeouts_before_zombie
                     info = self.snap.seats[seat]
                     if by == "timeout" and info.timeouts >= limit and not info.zombie:

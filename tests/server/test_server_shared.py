@@ -1,0 +1,74 @@
+"""Two servers sharing tables: one PostgreSQL database and the Redis bus.
+
+Players on different servers play one game together; each server applies
+actions to its copy of the table, the database's (table, version) key lets
+one writer win, and the bus tells the other server to catch up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from server_harness import (
+    REDIS_URL,
+    LiveServer,
+    make_settings,
+    missing_service,
+    play_out,
+    start_server,
+)
+
+from meeple.bus.redis import RedisBus
+
+
+@pytest.fixture
+def redis_url() -> str:
+    async def ping() -> None:
+        bus = RedisBus(REDIS_URL)
+        try:
+            await bus.ping()
+        finally:
+            await bus.close()
+
+    try:
+        asyncio.run(ping())
+    except Exception as exc:
+        missing_service("Redis at 127.0.0.1:6379", str(exc))
+    return REDIS_URL
+
+
+@pytest.fixture
+def two_servers(
+    tmp_path: Path, pg_url: str, redis_url: str
+) -> Iterator[tuple[LiveServer, LiveServer]]:
+    first = start_server(make_settings(tmp_path / "a", pg_url, redis=redis_url))
+    second = start_server(make_settings(tmp_path / "b", pg_url, redis=redis_url))
+    try:
+        yield first, second
+    finally:
+        first.stop()
+        second.stop()
+
+
+def test_players_on_two_servers_finish_one_game(two_servers: tuple[LiveServer, LiveServer]) -> None:
+    east, west = two_servers
+    alice, bob = east.client("alice"), west.client("bob")
+    alice.register("alice")
+    bob.register("bob")
+    table_id = alice.create_table(game="slide", seats=3, bots={"2": "greedy"})["table"]["id"]
+    assert [t["id"] for t in bob.get("/api/tables")] == [table_id]
+    bob.post(f"/api/tables/{table_id}/join", {})
+    alice.post(f"/api/tables/{table_id}/start")
+    seats = {0: alice.connect(table_id), 1: bob.connect(table_id)}
+    for sock in seats.values():
+        assert sock.recv()["table"]["status"] == "playing"
+    play_out(seats, "slide")
+    for client in (alice, bob):
+        table = client.get(f"/api/tables/{table_id}")["table"]
+        assert table["status"] == "finished"
+    events = bob.get(f"/api/tables/{table_id}/events")
+    assert [e["version"] for e in events] == list(range(1, len(events) + 1))
+    assert seats[0].version == seats[1].version == len(events)
