@@ -50,6 +50,15 @@ def test_adjacent_bracket_groups_mean_the_same_as_one() -> None:
         ("H 0,0 1+1]=2", "'H 0,0 1+1]=2': unexpected ']' in the run"),
         ("H 0,0 1*1=1", "'H 0,0 1*1=1': unexpected '*' in the run"),
         ("H 0,0 1+[[1]=2", "'H 0,0 1+[[1]=2': unexpected '[' in the run"),
+        # only the digits 0-9 in a cell, not other scripts' digits that int() would accept
+        (
+            "H \u0661,0 1+[1]=2",
+            "'H \u0661,0 1+[1]=2' is not a move: write it like 'H 0,-3 1+1[=]2'",
+        ),
+        (
+            "H 0,\uff13 1+[1]=2",
+            "'H 0,\uff13 1+[1]=2' is not a move: write it like 'H 0,-3 1+1[=]2'",
+        ),
     ],
 )
 def test_refusals(text: str, message: str) -> None:

@@ -45,7 +45,7 @@ class NotationError(ValueError):
     """Text that is not a move in the notation; the message says what is wrong."""
 
 
-_MOVE = re.compile(r"([HV]) (-?\d+),(-?\d+) (\S+)")
+_MOVE = re.compile(r"([HV]) (-?[0-9]+),(-?[0-9]+) (\S+)")  # \d would match any script's digits
 
 
 def move_text(move: Move) -> str:
