@@ -132,6 +132,12 @@ def place(page: Page, move: Move, how: str) -> None:
         elif how == "click":
             rack_tile.click()
             cell(page, row, col).click()
+            if (row, col) == move.placement.tiles[0][0]:
+                # "Clear" takes every staged tile back; then stage the first one again.
+                page.get_by_role("button", name="Clear").click()
+                expect(page.locator(".summy-plane button.staged")).to_have_count(0)
+                page.locator(f'.rack button[data-tile="{tile}"]').first.click()
+                cell(page, row, col).click()
         else:
             at = page.locator(".summy-plane .cell.cursor").get_attribute("data-cell") or "0,0"
             cursor_row, cursor_col = (int(n) for n in at.split(","))

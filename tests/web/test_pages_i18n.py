@@ -122,6 +122,12 @@ def test_real_engine_messages_are_translated(
             "fr",
             "Il n'y a pas de 7 dans la réserve (elle contient 1, 3).",
         ),
+        ("there is no player 'zed'", "it", "Non c'è nessun giocatore 'zed'."),
+        (
+            "too many login attempts; try again in 42 s",
+            "ja",
+            "試行回数が多すぎます：42 秒後にもう一度どうぞ。",
+        ),
         ("a message nobody knows", "fr", "a message nobody knows"),
     ],
 )

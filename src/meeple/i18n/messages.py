@@ -81,6 +81,9 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     ),
     # Accounts and tables (web/security.py, tables/)
     (r"wrong name or password", "engine.wrong_password"),
+    (r"too many (?:login|register) attempts; try again in (\d+) s", "engine.rate_limited"),
+    (rf"there is no player {_ANY}", "engine.no_player"),
+    (rf"there is no table {_ANY}", "engine.no_table"),
     (rf"the name {_ANY} is taken", "engine.name_taken"),
     (r"a name is 3 to 20 letters, digits, '_' or '-', starting with a letter", "engine.name_shape"),
     (r"names starting with 'guest' are kept for guests", "engine.name_guest"),
