@@ -135,6 +135,7 @@ def test_spectator_sees_the_spectator_view_and_cannot_act(server: LiveServer) ->
     watcher = anonymous.connect(table_id)
     hello = watcher.recv()
     assert hello["seat"] is None and hello["view"]["seat"] is None
+    assert hello["table"]["spectators"] == 1
     assert hello["invite_url"] is None
     watcher.send({"type": "action", "id": "w", "action": {}})
     assert watcher.recv_until(lambda m: m["type"] == "error")["code"] == "sign_in"

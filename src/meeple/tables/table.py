@@ -93,6 +93,8 @@ class Table:
         self.events: list[LogEvent] = []
         self.client_ids: dict[tuple[int, str], int] = {}
         self.deadlines: dict[int, float] = {}
+        self.viewers: dict[int, int | None] = {}
+        """Connections to this table on this server: connection key -> user id (None: anonymous)."""
         self.lock = asyncio.Lock()
         self._chat_times: dict[int, deque[float]] = {}
         self._thinking: dict[int, asyncio.Task[None]] = {}
@@ -146,6 +148,9 @@ class Table:
             "version": snap.version,
             "to_act": to_act,
             "deadlines": {str(seat): at for seat, at in sorted(self.deadlines.items())},
+            "spectators": sum(
+                1 for uid in self.viewers.values() if uid is None or snap.seat_of(uid) is None
+            ),
             "result": snap.result.to_json() if snap.result else None,
             "rematch_of": info.rematch_of,
             "rematch_id": snap.rematch_id,

@@ -202,6 +202,7 @@ async def table_socket(
         return
     subscription = await services.bus.subscribe(channel(table_id))
     connection = TableConnection(websocket, services, table, user)
+    table.viewers[id(connection)] = None if user is None else user.id
     tasks: list[asyncio.Task[None]] = []
     try:
         if since is None:
@@ -226,6 +227,7 @@ async def table_socket(
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        table.viewers.pop(id(connection), None)
         await subscription.close()
 
 
