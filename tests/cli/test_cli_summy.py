@@ -120,6 +120,33 @@ def test_moves_refuses_a_missing_file(capsys: pytest.CaptureFixture[str], tmp_pa
     assert err.startswith("meeple: cannot read") and err.count("\n") == 1
 
 
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"\xff\xfe{}", "is not UTF-8 text"),
+        (b"[" * 100_000, "is nested too deeply to read"),  # json.loads raises RecursionError
+        (None, "Is a directory"),
+    ],
+)
+@pytest.mark.parametrize("command", ["moves", "check", "replay"])
+def test_unreadable_files_exit_2_with_one_line(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    command: str,
+    content: bytes | None,
+    message: str,
+) -> None:
+    path = tmp_path / "bad.json"
+    if content is None:
+        path.mkdir()
+    else:
+        path.write_bytes(content)
+    argv = {"moves": [str(path)], "check": [START, str(path)], "replay": [str(path)]}[command]
+    status, out, err = run(capsys, "summy", command, *argv)
+    assert (status, out) == (2, "")
+    assert err.startswith("meeple: ") and message in err and err.count("\n") == 1
+
+
 def test_check_a_legal_move(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(capsys, "summy", "check", START, MOVE) == (
         0,
