@@ -49,6 +49,7 @@ export function createBoard(viewport, handlers) {
     pan.y = cy - ((cy - pan.y) * next) / zoom;
     zoom = next;
     apply();
+    handlers.redraw();
   }
 
   function cellCentre(row, col) {
@@ -191,6 +192,15 @@ export function createBoard(viewport, handlers) {
         r0: Math.min(...rows, cursor[0]) - MARGIN, c0: Math.min(...cols, cursor[1]) - MARGIN,
         r1: Math.max(...rows, cursor[0]) + MARGIN, c1: Math.max(...cols, cursor[1]) + MARGIN,
       };
+      // Draw at least a window's worth of cells, so the felt shows its grid edge to edge.
+      const wantCols = Math.ceil(viewport.clientWidth / (CELL * zoom)) + 2;
+      const wantRows = Math.ceil(viewport.clientHeight / (CELL * zoom)) + 2;
+      const moreCols = Math.max(0, wantCols - (next.c1 - next.c0 + 1));
+      const moreRows = Math.max(0, wantRows - (next.r1 - next.r0 + 1));
+      next.c0 -= Math.floor(moreCols / 2);
+      next.c1 += Math.ceil(moreCols / 2);
+      next.r0 -= Math.floor(moreRows / 2);
+      next.r1 += Math.ceil(moreRows / 2);
       // Keep what is on screen in place when the grid grows up or left.
       pan.x += (next.c0 - bounds.c0) * CELL * zoom;
       pan.y += (next.r0 - bounds.r0) * CELL * zoom;

@@ -295,4 +295,6 @@ for (const name of ["sound", "notify"]) {
   });
 }
 setInterval(drawPlayers, 1000);
+// Watchers come and go without table events: refresh the summary (and its count) now and then.
+setInterval(() => { if (info && !document.hidden && $("offline").hidden) refreshTable(); }, 15000);
 connection.start();
