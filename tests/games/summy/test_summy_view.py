@@ -104,6 +104,12 @@ def test_events_hold_no_secret(seed: int, players: int) -> None:
                 assert set(event) == {"type", "seat", "drew", "stock"}
             if event["type"] == "place":
                 assert set(event) == PLACE_KEYS
+            if event["type"] == "game_over":
+                # the result gives counts per seat, never tiles
+                details = event["result"]["details"]
+                assert set(details) == {"turns", "tiles_in_hand", "tiles_discarded"}
+                assert details["tiles_in_hand"] == [len(hand) for hand in game.states[-1].hands]
+                assert details["tiles_discarded"] == list(game.states[-1].discarded)
 
 
 def test_view_keys_and_the_last_move() -> None:
