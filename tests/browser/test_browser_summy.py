@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_harness import NewPage, shot
+from browser_harness import DESKTOP, PHONE, NewPage, shot
 from playwright.sync_api import Page, expect
 
 from meeple.games.summy.formats import position_from_json
@@ -184,6 +184,9 @@ def test_a_person_plays_summy_against_a_bot(new_page: NewPage) -> None:
             page.get_by_role("button", name="Pass").click()
     assert not placements, f"still to do after 25 turns: {placements}"
     shot(page, "summy-table-desktop")
+    page.set_viewport_size(PHONE)
+    shot(page, "summy-table-phone")
+    page.set_viewport_size(DESKTOP)
 
     # The person leaves: a bot plays their seat to the end; the summary shows.
     page.get_by_role("button", name="Leave").click()

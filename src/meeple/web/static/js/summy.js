@@ -21,7 +21,8 @@ export function createSummy(root, ctx) {
     class: "summy-viewport", tabindex: "0", role: "application",
     "aria-label": t("js.summy.board_label"), "aria-describedby": "summy-help",
   });
-  const help = el("p", { id: "summy-help", class: "hint" }, t("js.summy.help"));
+  const help = el("details", { class: "hint", open: window.innerWidth > 600 },
+    el("summary", {}, t("js.summy.help_title")), el("p", { id: "summy-help" }, t("js.summy.help")));
   const cursorNews = el("p", { class: "sr", "aria-live": "polite" });
   const rack = el("div", { class: "rack", role: "group", "aria-label": t("js.summy.rack") });
   const stock = el("span", { class: "stock" });

@@ -178,6 +178,16 @@ export function createBoard(viewport, handlers) {
     }
   });
 
+  // A new window size (a phone turned, a resized window): fill it and show the last move again.
+  let lastSize = "";
+  new ResizeObserver(() => {
+    const size = `${viewport.clientWidth}x${viewport.clientHeight}`;
+    if (size === lastSize) return;
+    lastSize = size;
+    handlers.redraw();
+    centreOn(lastCells);
+  }).observe(viewport);
+
   return {
     /** Draw every cell in `cells` (a Map key -> {tile, kind, sealed}); keep the view steady. */
     draw(cells, sealed, extra) {
