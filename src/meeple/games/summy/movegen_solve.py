@@ -56,6 +56,11 @@ def solve(pattern: str, hand: str) -> tuple[tuple[int, str], ...]:
     counts.setdefault("=", 0)
     max_tiles = min(HAND_SIZE, len(hand))
     need = _tiles_needed(pattern, first_old, counts["="] > 0)
+    limits = [10**length for length in _longest_right_sides(pattern, counts["="] > 0)]
+    for tile in "-:x0":
+        counts.setdefault(tile, 0)
+    # Which of "-", ":", "x", "0" are fixed at index >= i: they can still lower the value.
+    ahead = [frozenset(c for c in pattern[i:] if c in "-:x0") for i in range(size + 1)]
     if need[0] > max_tiles:
         return ()
     digit_tiles = sorted((t, _DIGIT_VALUE[t]) for t in counts if t in _DIGIT_VALUE)
@@ -156,6 +161,20 @@ def solve(pattern: str, hand: str) -> tuple[tuple[int, str], ...]:
         else:
             num = num * 10 + value
         after = i + 1
+        if sign > 0 and not (counts["-"] or "-" in ahead[after]):
+            # No subtraction left: the value can only grow past what is committed,
+            # and past the current term too unless a division or a "x0" can follow.
+            low_n, low_d = sn, sd
+            if mulop != _DIV and not (
+                counts[":"]
+                or ":" in ahead[after]
+                or ((counts["x"] or "x" in ahead[after]) and (counts["0"] or "0" in ahead[after]))
+            ):
+                term_n = num if mulop == _NEW_TERM else tn * num
+                term_d = 1 if mulop == _NEW_TERM else td
+                low_n, low_d = sn * term_d + term_n * sd, sd * term_d
+            if low_n >= limits[after] * low_d:
+                return
         if after == size:
             return
         if has_op and (pattern[after] == "=" or (pattern[after] == HOLE and counts["="])):
@@ -198,6 +217,23 @@ def solve(pattern: str, hand: str) -> tuple[tuple[int, str], ...]:
 
 
 _NEVER = 1 << 10
+
+
+def _longest_right_sides(pattern: str, hand_has_equals: bool) -> list[int]:
+    """For each cell ``i``: the longest right side of an equation with its ``=`` at ``i`` or on."""
+    size = len(pattern)
+    longest = [0] * (size + 1)
+    for j in range(size - 1, -1, -1):
+        longest[j] = longest[j + 1]
+        cell = pattern[j]
+        if cell == "=" or (cell == HOLE and hand_has_equals):
+            length = 0
+            while j + length + 1 < size and (
+                pattern[j + length + 1] == HOLE or pattern[j + length + 1] in _DIGIT_VALUE
+            ):
+                length += 1
+            longest[j] = max(longest[j], length)
+    return longest
 
 
 def _tiles_needed(pattern: str, first_old: int, hand_has_equals: bool) -> list[int]:
