@@ -100,3 +100,23 @@ def test_a_private_table_is_reached_only_through_its_invite_link(new_page: NewPa
     expect(alice.locator("#waiting-seats")).to_contain_text("guest-")
     alice.get_by_role("button", name="Start the game").click()
     expect(bob.locator(".slide-status")).to_contain_text("Round 1 of 16")
+
+
+def test_quick_play_seats_two_people_at_one_table(new_page: NewPage) -> None:
+    alice = new_page("en-GB")
+    bob = new_page("en-GB")
+    alice.goto("/")
+    alice.locator("#card-summy").get_by_role("button", name="Quick play").click()
+    alice.wait_for_url("**/table/*")
+    expect(alice.locator("#turn-line")).to_have_text("Waiting for players to sit down.")
+    bob.goto("/")
+    bob.locator("#card-summy").get_by_role("button", name="Quick play").click()
+    bob.wait_for_url(alice.url)
+    for page in (alice, bob):
+        expect(page.locator(".rack button")).to_have_count(8)
+        expect(page.locator("#players li")).to_have_count(2)
+    for page in (alice, bob):
+        expect(page.locator("#turn-line")).to_have_text(re.compile(r"^(Your turn|To play: )"))
+    turns = sorted(page.locator("#turn-line").inner_text() for page in (alice, bob))
+    assert turns[0].startswith("To play: guest-")
+    assert turns[1] == "Your turn"
