@@ -146,6 +146,8 @@ def test_a_discard_is_face_down_and_refills() -> None:
     after, events = GAME.apply(state, 0, Discard(("x", "x", "7")))
     assert after.hands[0] == tuple(sorted("11+23" + "012"))
     assert after.discarded == (3, 0)
+    assert after.discards == (("7", "x", "x"), ())
+    assert after.scores == (0, 0)  # a discard scores nothing
     assert events == [{"type": "discard", "seat": 0, "count": 3, "drew": 3, "stock": 7}]
     assert all_tiles(after) + Counter("xx7") == all_tiles(state)
 
