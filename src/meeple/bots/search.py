@@ -25,30 +25,33 @@ def best_by_halving(
 ) -> int:
     """The index of the candidate with the highest mean ``evaluate(candidate, sample)``.
 
-    About ``evaluations`` calls are made in all (at least one per candidate);
+    About ``evaluations`` calls are made in all (at least one per candidate;
+    the last two candidates share what is left);
     the ``deadline``, if given, stops the search early as a safety net. Ties
     go to the lower index, so callers list their candidates best-guess first.
     """
     if count <= 1:
         return 0
-    stages = max(1, (count - 1).bit_length())
     totals = [0.0] * count
     done = [0] * count
     alive = list(range(count))
+    remaining = evaluations
 
     def mean(index: int) -> float:
         return totals[index] / done[index] if done[index] else float("-inf")
 
-    for _stage in range(stages):
-        per_candidate = max(1, evaluations // (stages * len(alive)))
+    while True:
+        stages_left = max(1, (len(alive) - 1).bit_length())
+        per_candidate = max(1, remaining // (stages_left * len(alive)))
         for index in alive:
             for _ in range(per_candidate):
                 if deadline is not None and deadline.expired():
                     break
                 totals[index] += evaluate(index, done[index])
                 done[index] += 1
+        remaining -= per_candidate * len(alive)
         alive.sort(key=lambda i: (-mean(i), i))
-        if len(alive) <= 2 or (deadline is not None and deadline.expired()):
-            break
-        alive = alive[: max(2, len(alive) // 2)]
-    return min(alive, key=lambda i: (-mean(i), i))
+        expired = deadline is not None and deadline.expired()
+        if len(alive) == 1 or stages_left == 1 or remaining <= 0 or expired:
+            return alive[0]
+        alive = alive[: (len(alive) + 1) // 2]

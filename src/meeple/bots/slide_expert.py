@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from meeple.bots.base import Deadline, view_rng
+from meeple.bots.search import best_by_halving
 from meeple.bots.slide_sim import World, determinize, pick, play_out, take
 from meeple.bots.slide_strong import reveal_scores, take_scores
 from meeple.bots.slide_view import (
@@ -91,32 +92,17 @@ def search(
     rng: random.Random,
 ) -> T:
     """Successive halving of ``candidates`` over shared determinized play-outs."""
-    if len(candidates) == 1:
-        return candidates[0]
     rounds_left = seen.rounds - seen.round + 1
     takes_per_playout = rounds_left * seen.players + PLAYOUT_OVERHEAD
     playouts = max(len(candidates), int(budget_s * TAKES_PER_SECOND / takes_per_playout))
-    stages = max(1, (len(candidates) - 1).bit_length())
-    totals = [0.0] * len(candidates)
-    counts = [0] * len(candidates)
-    alive = list(range(len(candidates)))
     deal_seeds: list[int] = []
-    for _stage in range(stages):
-        per_candidate = max(1, playouts // (stages * len(alive)))
-        while len(deal_seeds) < per_candidate + max(counts[i] for i in alive):
+
+    def evaluate(index: int, sample: int) -> float:
+        while len(deal_seeds) <= sample:
             deal_seeds.append(rng.getrandbits(48))
-        for index in alive:
-            for deal_seed in deal_seeds[counts[index] : counts[index] + per_candidate]:
-                if deadline.expired():
-                    break
-                totals[index] += playout_margin(seen, candidates[index], apply, deal_seed)
-                counts[index] += 1
-        alive.sort(key=lambda i: (totals[i] / counts[i] if counts[i] else float("inf"), i))
-        if deadline.expired() or len(alive) <= 2:
-            break
-        alive = alive[: max(2, len(alive) // 2)]
-    best = min(alive, key=lambda i: (totals[i] / counts[i] if counts[i] else float("inf"), i))
-    return candidates[best]
+        return -playout_margin(seen, candidates[index], apply, deal_seeds[sample])
+
+    return candidates[best_by_halving(len(candidates), evaluate, playouts, deadline)]
 
 
 def playout_margin(

@@ -42,15 +42,14 @@ from meeple.games.base import JSON, Seat
 from meeple.games.summy.movegen import best_moves
 from meeple.games.summy.tiles import HAND_SIZE, Move, Position
 
-EVALUATIONS_PER_SECOND = 60
+EVALUATIONS_PER_SECOND = 20
 """Candidate-sample evaluations planned per second of budget (each one is two
-best-move searches); about a third of what one core of the development
-machine manages on mid-game positions, for a loaded machine's sake."""
+best-move searches, from 2 ms to a few hundred on a loaded machine)."""
 
-TOP_BY_SCORE = 14
+TOP_BY_SCORE = 8
 """How many of the highest-scoring placements are considered at all."""
 
-SHORTLIST = 6
+SHORTLIST = 4
 """How many placements (by score plus leave) enter the Monte Carlo search."""
 
 
