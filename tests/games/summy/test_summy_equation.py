@@ -5,6 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from meeple.games.summy.equation import (
     EquationError,
@@ -143,3 +145,33 @@ def test_evaluate(numbers: tuple[int, ...], operators: tuple[str, ...], value: F
 )
 def test_format_value(value: Fraction, text: str) -> None:
     assert format_value(value) == text
+
+
+PYTHON_OPERATOR = {"+": "+", "-": "-", "x": "*", ":": "/", "": ""}
+Expression = tuple[tuple[int, ...], tuple[str, ...]]
+
+
+@st.composite
+def expressions(draw: st.DrawFn) -> Expression:
+    """Numbers 0..120 (zeros included, to divide by) with an operator between each two."""
+    numbers = draw(st.lists(st.integers(0, 120), min_size=2, max_size=7))
+    operators = draw(
+        st.lists(st.sampled_from("+-x:"), min_size=len(numbers) - 1, max_size=len(numbers) - 1)
+    )
+    return tuple(numbers), tuple(operators)
+
+
+@given(expressions())
+def test_evaluate_agrees_with_python_precedence(case: Expression) -> None:
+    # an independent oracle: Python's own * / before + -, left to right, over Fractions;
+    # the engine never uses eval, the test may
+    numbers, operators = case
+    python = "".join(
+        f"Fraction({n}){PYTHON_OPERATOR[op]}"
+        for n, op in zip(numbers, [*operators, ""], strict=True)
+    )
+    try:
+        expected: Fraction | None = eval(python, {"Fraction": Fraction})
+    except ZeroDivisionError:
+        expected = None
+    assert evaluate(numbers, operators) == expected
