@@ -153,6 +153,12 @@ def test_replay_steps_forward_and_back(new_page: NewPage, tables: dict[str, str]
     page.get_by_role("button", name="Premier coup").click()
     expect(step).to_contain_text("Coup 0 sur ")
     expect(page.locator("#log li")).to_have_count(0)
+    # Seen by the second player: their grid is the large one.
+    second = page.locator("#replay-seat option").nth(2).inner_text()
+    expect(page.locator(".slide-area h2").first).not_to_have_text(second)
+    page.get_by_label("Vu par").select_option(index=2)
+    expect(page.locator(".slide-area h2").first).to_have_text(second)
+    expect(page.locator(".slide-mine .slide-card")).to_have_count(16)
 
 
 def test_sign_up_shows_the_server_refusal_translated_then_signs_in(new_page: NewPage) -> None:

@@ -55,7 +55,7 @@ export const routes = {
   leave: (id) => `/api/tables/${encodeURIComponent(id)}/leave`,
   start: (id) => `/api/tables/${encodeURIComponent(id)}/start`,
   rematch: (id) => `/api/tables/${encodeURIComponent(id)}/rematch`,
-  replay: (id, step) => `/api/tables/${encodeURIComponent(id)}/replay?step=${step}`,
+  replay: (id, step, seat) => `/api/tables/${encodeURIComponent(id)}/replay?step=${step}${seat === null ? "" : `&seat=${seat}`}`,
   profile: (name) => `/api/users/${encodeURIComponent(name)}`,
   history: (name, game) => `/api/users/${encodeURIComponent(name)}/history/${encodeURIComponent(game)}`,
   leaderboard: (game) => `/api/leaderboard/${encodeURIComponent(game)}`,

@@ -7,7 +7,8 @@ import { describeTableEvent, shownScores } from "./table_log.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = $("replay").dataset.table;
-const steps = new Map(); // step number -> the server's ReplayStep
+const steps = new Map(); // "seat:step" -> the server's ReplayStep
+let seat = null; // whose view is shown (null: a spectator's)
 let table = null;
 let total = 0;
 let index = 0;
@@ -20,8 +21,9 @@ function seatName(seat) {
 }
 
 async function fetchStep(n) {
-  if (!steps.has(n)) steps.set(n, await api("GET", routes.replay(tableId, n)));
-  return steps.get(n);
+  const key = `${seat}:${n}`;
+  if (!steps.has(key)) steps.set(key, await api("GET", routes.replay(tableId, n, seat)));
+  return steps.get(key);
 }
 
 async function show(n) {
@@ -63,7 +65,13 @@ async function load() {
     return;
   }
   $("replay").querySelector("h1").textContent = `${t("game." + table.game)} · ${document.querySelector("h1").textContent}`;
-  const ctx = { send: () => {}, seatName, say: () => {} };
+  const choice = $("replay-seat");
+  choice.append(...table.seats.map((_, n) => el("option", { value: n }, seatName(n))));
+  choice.addEventListener("change", () => {
+    seat = choice.value === "" ? null : Number(choice.value);
+    show(index);
+  });
+  const ctx = { send: () => {}, seatName, say: () => {}, replay: true };
   ui = table.game === "slide" ? createSlide($("game"), ctx) : createSummy($("game"), ctx);
   await show(0);
 }

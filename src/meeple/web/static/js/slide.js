@@ -31,7 +31,10 @@ function cardLabel(value, row, col) {
   return `${value}, ${where}`;
 }
 
-/** Build the Slide UI in `root`; `ctx` gives send(action), seatName(seat), say(text, kind). */
+/**
+ * Build the Slide UI in `root`; `ctx` gives send(action), seatName(seat), say(text, kind), and
+ * `replay: true` when the grids are a past position, named after their players.
+ */
 export function createSlide(root, ctx) {
   let view = null;
   let chosen = null; // the pool value chosen for the draft
@@ -83,7 +86,7 @@ export function createSlide(root, ctx) {
     }
     mine.replaceChildren(...cells);
     // A spectator sees seat 0 large, under its player's name.
-    const title = me() === null ? ctx.seatName(0) : t("js.slide.your_grid");
+    const title = me() === null || ctx.replay ? ctx.seatName(me() ?? 0) : t("js.slide.your_grid");
     mine.setAttribute("aria-label", title);
     mineHeading.textContent = title;
   }
