@@ -224,3 +224,18 @@ def test_a_tile_in_a_horizontal_and_a_vertical_equation_joins_no_third() -> None
         placement = place(direction, (cell[0], cell[1], "1"))
         with pytest.raises(IllegalAction, match="is sealed"):
             check_placement(tiles, equations, ["1"], placement)
+
+
+def test_the_japanese_sources_parallel_example() -> None:
+    # 001 (Japanese): vertical 9-6=3 and 2x4=8 side by side, the 3 touching the x: legal,
+    # and the pairs they make across (=2, 3x) need not be anything
+    column_0 = {(r, 0): t for r, t in zip(range(5), "9-6=3", strict=True)}
+    row_7 = {(7, c): t for c, t in zip(range(-3, 2), "1+7=8", strict=True)}  # gives the old 8
+    table: Table = (
+        {**column_0, **row_7},
+        (Equation(0, 0, "V", 5), Equation(7, -3, "H", 5)),
+    )
+    placement = place("V", (3, 1, "2"), (4, 1, "x"), (5, 1, "4"), (6, 1, "="))
+    after, move = play(table, placement)
+    assert (move.equation_text, move.score) == ("2x4=8", 14)
+    assert (after[0][(4, 0)], after[0][(4, 1)]) == ("3", "x")
