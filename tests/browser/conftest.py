@@ -15,7 +15,10 @@ from browser_harness import (
     ServerProcess,
     require_chromium,
 )
-from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
+from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
+
+# The machine may be busy (two cores shared): give every expectation the same patience.
+expect.set_options(timeout=WAIT_MS)
 
 
 @pytest.fixture(scope="session")
