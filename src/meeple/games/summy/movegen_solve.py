@@ -55,7 +55,8 @@ def solve(pattern: str, hand: str) -> tuple[tuple[int, str], ...]:
         return ()
     counts.setdefault("=", 0)
     max_tiles = min(HAND_SIZE, len(hand))
-    need = _tiles_needed(pattern, first_old, counts["="] > 0)
+    need, need_without_equals = _tiles_needed(pattern, first_old, counts["="] > 0)
+    loose = len(hand) - counts["="]
     limits = [10**length for length in _longest_right_sides(pattern, counts["="] > 0)]
     for tile in "-:x0":
         counts.setdefault(tile, 0)
@@ -113,7 +114,7 @@ def solve(pattern: str, hand: str) -> tuple[tuple[int, str], ...]:
         The left side so far is worth ``sn/sd`` plus ``sign`` times the term
         ``tn/td``, which ``num`` joins by ``mulop``.
         """
-        if len(chosen) + need[i] > max_tiles:
+        if len(chosen) + need[i] > max_tiles or len(chosen) + need_without_equals[i] > loose:
             return
         cell = pattern[i]
         last = i + 1 == size
@@ -236,16 +237,21 @@ def _longest_right_sides(pattern: str, hand_has_equals: bool) -> list[int]:
     return longest
 
 
-def _tiles_needed(pattern: str, first_old: int, hand_has_equals: bool) -> list[int]:
+def _tiles_needed(
+    pattern: str, first_old: int, hand_has_equals: bool
+) -> tuple[list[int], list[int]]:
     """For each cell ``i``: the fewest hand tiles that finish an equation from there on.
 
     That is, over every place ``j >= i`` for the ``=`` (the old ``=``, or an
     empty cell if the hand holds one; never past an old ``=``) and the
     shortest right side after it that ends where a run may end: the empty
     cells in ``i..j`` plus those of that right side. ``_NEVER`` if none.
+    Returned twice: counting the ``=`` put from the hand, and not counting it
+    (the fewest digits and operators needed).
     """
     size = len(pattern)
-    right_needs = [_NEVER] * size
+    right_holes = [_NEVER] * size
+    placed_equals = [0] * size
     for j, cell in enumerate(pattern):
         if cell != "=" and not (cell == HOLE and hand_has_equals):
             continue
@@ -256,13 +262,19 @@ def _tiles_needed(pattern: str, first_old: int, hand_has_equals: bool) -> list[i
             elif pattern[end] not in _DIGIT_VALUE:
                 break
             if end >= first_old and (end + 1 == size or pattern[end + 1] == HOLE):
-                right_needs[j] = holes + (cell == HOLE)
+                right_holes[j] = holes
+                placed_equals[j] = cell == HOLE
                 break
     need = [_NEVER] * (size + 1)
+    need_without_equals = [_NEVER] * (size + 1)
     for i in range(size - 1, -1, -1):
         cell = pattern[i]
+        here = right_holes[i] + placed_equals[i]
         if cell == "=":
-            need[i] = right_needs[i]
+            need[i] = here
+            need_without_equals[i] = right_holes[i]
         else:
-            need[i] = min(right_needs[i], need[i + 1] + (cell == HOLE))
-    return need
+            hole = cell == HOLE
+            need[i] = min(here, need[i + 1] + hole)
+            need_without_equals[i] = min(right_holes[i], need_without_equals[i + 1] + hole)
+    return need, need_without_equals
