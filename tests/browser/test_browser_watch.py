@@ -98,6 +98,11 @@ def test_a_private_table_is_reached_only_through_its_invite_link(new_page: NewPa
     bob.goto(link.input_value())
     bob.get_by_role("button", name="Take seat 2").click()
     expect(alice.locator("#waiting-seats")).to_contain_text("guest-")
+    # The creator may remove a player before the start; the seat is free again.
+    alice.get_by_role("button", name=re.compile(r"^Remove guest-.+ from the table$")).click()
+    expect(bob.get_by_role("button", name="Take seat 2")).to_be_visible()
+    expect(bob.locator("#log")).to_contain_text("was removed from the table")
+    bob.get_by_role("button", name="Take seat 2").click()
     alice.get_by_role("button", name="Start the game").click()
     expect(bob.locator(".slide-status")).to_contain_text("Round 1 of 16")
 

@@ -53,6 +53,7 @@ export const routes = {
   events: (id, invite) => `/api/tables/${encodeURIComponent(id)}/events${invite ? `?invite=${encodeURIComponent(invite)}` : ""}`,
   join: (id) => `/api/tables/${encodeURIComponent(id)}/join`,
   leave: (id) => `/api/tables/${encodeURIComponent(id)}/leave`,
+  kick: (id) => `/api/tables/${encodeURIComponent(id)}/kick`,
   start: (id) => `/api/tables/${encodeURIComponent(id)}/start`,
   rematch: (id) => `/api/tables/${encodeURIComponent(id)}/rematch`,
   replay: (id, step, seat) => `/api/tables/${encodeURIComponent(id)}/replay?step=${step}${seat === null ? "" : `&seat=${seat}`}`,

@@ -45,7 +45,9 @@ function seatName(seat) {
 const mySeat = () => (view && view.seat !== undefined ? view.seat : null);
 
 function send(action) {
-  if (!connection.send({ type: "action", id: crypto.randomUUID(), action })) say(t("js.table.offline_wait"), "bad");
+  if (connection.send({ type: "action", id: crypto.randomUUID(), action })) return;
+  say(t("js.table.offline_wait"), "bad");
+  if (ui) ui.refused();
 }
 
 function ensureUi(game) {
@@ -118,10 +120,15 @@ function drawWaiting() {
   $("seat-panel").hidden = !waiting;
   if (!waiting) return;
   const seated = user && info.seats.some((seat) => seat.user_id === user.id);
+  const creator = Boolean(user && user.id === info.creator_id);
   $("waiting-seats").replaceChildren(...info.seats.map((seat, index) => el("li", {},
     `${index + 1}. `, seat.name || seat.bot ? seatName(index) : seated ? t("js.table.free_seat") : el("button", {
       type: "button", onclick: () => join(index), "aria-label": t("js.table.take_seat_n", { n: index + 1 }),
-    }, t("js.table.take_seat")))));
+    }, t("js.table.take_seat")),
+    creator && seat.user_id !== null && seat.user_id !== user.id ? el("button", {
+      type: "button", class: "small", onclick: () => kick(index),
+      "aria-label": t("js.table.kick_n", { name: seatName(index) }),
+    }, t("js.table.kick")) : null)));
   $("invite-line").hidden = !info.invite_url;
   if (info.invite_url) $("invite-link").value = location.origin + info.invite_url;
   const full = info.seats.every((seat) => seat.name || seat.bot);
@@ -192,6 +199,14 @@ async function refreshTable() {
     say(error.message, "bad");
   }
   draw();
+}
+
+async function kick(seat) {
+  try {
+    await api("POST", routes.kick(tableId), { seat });
+  } catch (error) {
+    say(error.message, "bad");
+  }
 }
 
 async function join(seat) {
