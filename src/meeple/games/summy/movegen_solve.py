@@ -36,6 +36,7 @@ from meeple.games.summy.tiles import HAND_SIZE
 HOLE = "?"
 _DIGIT_VALUE = {str(d): d for d in range(10)}
 _NEW_TERM, _MUL, _DIV = 0, 1, 2
+_POW10 = [10**k for k in range(64)]
 
 
 @lru_cache(maxsize=1 << 16)
@@ -62,6 +63,9 @@ def solve(pattern: str, hand: str) -> tuple[tuple[int, str], ...]:
         counts.setdefault(tile, 0)
     # Which of "-", ":", "x", "0" are fixed at index >= i: they can still lower the value.
     ahead = [frozenset(c for c in pattern[i:] if c in "-:x0") for i in range(size + 1)]
+    # Digits that may still go anywhere after cell i: the hand's, and the old ones ahead.
+    digits_ahead = [sum(c in _DIGIT_VALUE for c in pattern[i:]) for i in range(size + 1)]
+    loose_digits = [sum(n for t, n in counts.items() if t in _DIGIT_VALUE)]
     if need[0] > max_tiles:
         return ()
     digit_tiles = sorted((t, _DIGIT_VALUE[t]) for t in counts if t in _DIGIT_VALUE)
@@ -128,9 +132,11 @@ def solve(pattern: str, hand: str) -> tuple[tuple[int, str], ...]:
             for tile, value in digit_tiles:
                 if counts[tile]:
                     counts[tile] -= 1
+                    loose_digits[0] -= 1
                     chosen.append(tile)
                     digit(i, value, num, lead0, sn, sd, tn, td, mulop, sign, has_op)
                     chosen.pop()
+                    loose_digits[0] += 1
                     counts[tile] += 1
         if num >= 0 and not last:
             for tile in op_tiles:
@@ -162,19 +168,24 @@ def solve(pattern: str, hand: str) -> tuple[tuple[int, str], ...]:
         else:
             num = num * 10 + value
         after = i + 1
-        if sign > 0 and not (counts["-"] or "-" in ahead[after]):
-            # No subtraction left: the value can only grow past what is committed,
-            # and past the current term too unless a division or a "x0" can follow.
+        if sign > 0:
+            # A lower bound of the final value (nothing after can lower the
+            # committed part but a subtraction, nor the current term but a
+            # division or a "x0") against the most the right side can hold.
+            digits = loose_digits[0] + digits_ahead[after]
             low_n, low_d = sn, sd
             if mulop != _DIV and not (
-                counts[":"]
-                or ":" in ahead[after]
-                or ((counts["x"] or "x" in ahead[after]) and (counts["0"] or "0" in ahead[after]))
+                (counts["x"] or "x" in ahead[after]) and (counts["0"] or "0" in ahead[after])
             ):
                 term_n = num if mulop == _NEW_TERM else tn * num
                 term_d = 1 if mulop == _NEW_TERM else td
+                if counts[":"] or ":" in ahead[after]:
+                    term_d *= _POW10[digits]
                 low_n, low_d = sn * term_d + term_n * sd, sd * term_d
-            if low_n >= limits[after] * low_d:
+            bound = min(limits[after], _POW10[digits])
+            if counts["-"] or "-" in ahead[after]:
+                bound += _POW10[digits]
+            if low_n >= bound * low_d:
                 return
         if after == size:
             return
