@@ -132,3 +132,31 @@ def test_quick_play_seats_players_together_and_starts_when_full(server: LiveServ
     second = players[1].post("/api/quickplay", {"game": "summy"})["table"]
     assert second["id"] == first["id"]
     assert second["status"] == "playing"
+
+
+def test_turn_based_play_over_rest_with_idempotent_ids(server: LiveServer) -> None:
+    host = server.client("host")
+    host.guest()
+    table_id = host.create_table(game="slide", seats=2, bots={"1": "random"}, pace="turn")["table"][
+        "id"
+    ]
+    host.post(f"/api/tables/{table_id}/start")
+    action = {"type": "reveal", "cell": [0, 0]}
+    first = host.post(f"/api/tables/{table_id}/actions", {"id": "r1", "action": action})
+    again = host.post(f"/api/tables/{table_id}/actions", {"id": "r1", "action": action})
+    assert first["duplicate"] is False and first["version"] >= 3
+    assert again == {"version": first["version"], "duplicate": True}
+    refused = host.post(f"/api/tables/{table_id}/actions", {"id": "r2", "action": action}, 400)
+    assert refused["code"] in ("not_your_turn", "illegal")
+
+
+def test_the_creator_closes_a_table_that_has_not_started(server: LiveServer) -> None:
+    host, other = server.client("host"), server.client("other")
+    host.guest()
+    other.guest()
+    table_id = host.create_table(game="summy", seats=2)["table"]["id"]
+    assert other.post(f"/api/tables/{table_id}/close", expect=403)["code"] == "not_creator"
+    closed = host.post(f"/api/tables/{table_id}/close")["table"]
+    assert closed["status"] == "closed"
+    assert host.get("/api/tables") == []
+    assert other.post(f"/api/tables/{table_id}/join", {}, expect=400)["code"] == "closed"

@@ -123,6 +123,10 @@ def test_sigkill_mid_game_then_restart_loses_nothing(tmp_path: Path) -> None:
             sock.adopt(old[seat])
             resumed = sock.recv()
             assert resumed["type"] == "resume" and resumed["from"] == seen[seat]
+        # An action id used before the crash is still known: sending it again applies nothing.
+        seats[0].send({"type": "action", "id": "alice-0", "action": {"type": "reveal"}})
+        repeat = seats[0].recv_until(lambda m: m.get("id") == "alice-0")
+        assert repeat["type"] == "ack" and repeat["duplicate"] is True
         play_out(seats, "slide")
         table = alice.get(f"/api/tables/{table_id}")["table"]
         assert table["status"] == "finished"

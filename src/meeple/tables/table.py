@@ -31,6 +31,7 @@ from meeple.tables.bots import BotPool, bot_seed
 from meeple.tables.clock import Clock
 from meeple.tables.errors import TableError
 from meeple.tables.log import (
+    CLOSED,
     FINISHED,
     OPEN,
     PLAYING,
@@ -263,9 +264,13 @@ class Table:
     async def join(self, user_id: int, name: str, seat: int | None) -> int:
         """Seat a user (at ``seat`` or the first free one); returns the seat."""
         async with self.lock:
+            if self.snap.status == CLOSED:
+                raise TableError("closed", "this table was closed before its game started")
+            if self.snap.status != OPEN:
+                raise TableError("started", "the game has already started")
             if seat is None:
                 free = [s.seat for s in self.snap.seats if s.empty]
-                if not free or self.snap.status != OPEN:
+                if not free:
                     raise TableError("full", "there is no free seat at this table")
                 seat = free[0]
             await self.write("join", seat, {"name": name}, user_id=user_id)
