@@ -31,3 +31,6 @@ def read_json_file(path: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}") from exc
+    except RecursionError:
+        # json raises this on a few thousand nested brackets.
+        raise InputError(f"{path} is nested too deeply to read as JSON") from None

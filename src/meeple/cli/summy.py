@@ -67,22 +67,10 @@ def _positive(text: str) -> int:
     return value
 
 
-def _read_json(path: str) -> Any:
-    """:func:`read_json_file`, with JSON nested too deeply for ``json`` as an :class:`InputError`.
-
-    ``json.loads`` raises ``RecursionError`` on a few thousand nested brackets,
-    which would otherwise end the command with a traceback instead of exit 2.
-    """
-    try:
-        return read_json_file(path)
-    except RecursionError:
-        raise InputError(f"{path} is nested too deeply to read as JSON") from None
-
-
 def _read_position(path: str) -> Position:
     """The position in ``path``; exits 2 with one line if it is bad."""
     try:
-        return position_from_json(_read_json(path))
+        return position_from_json(read_json_file(path))
     except (InputError, FormatError) as exc:
         fail(f"{path}: {exc}" if isinstance(exc, FormatError) else str(exc))
 
@@ -114,7 +102,7 @@ def run_check(args: argparse.Namespace) -> int:
     """Say whether the move is legal and what it scores, or which rule it breaks."""
     position = _read_position(args.position)
     try:
-        data = _read_json(args.move)
+        data = read_json_file(args.move)
         placement = placement_from_json(data)
         claimed_score, claimed_text = claimed_score_and_text(data)
     except InputError as exc:
@@ -139,7 +127,7 @@ def run_check(args: argparse.Namespace) -> int:
 def run_replay(args: argparse.Namespace) -> int:
     """Replay a record: final (or current) scores, or the first bad action and why."""
     try:
-        record = GameRecord.from_json(_read_json(args.record))
+        record = GameRecord.from_json(read_json_file(args.record))
     except InputError as exc:
         fail(str(exc))
     except RecordError as exc:

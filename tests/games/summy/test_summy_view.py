@@ -120,8 +120,8 @@ def test_view_keys_and_the_last_move() -> None:
     assert view["last_move"] == {k: v for k, v in game.events[0][0].items() if k != "stock"}
     assert set(view) == {
         "game", "seat", "players", "hand", "tiles", "equations", "sealed", "scores", "turn",
-        "first_player", "turns_taken", "stock", "hand_sizes", "discarded", "idle_turns",
-        "last_move", "game_over", "result",
+        "first_player", "turns_taken", "stock", "hand_sizes", "discarded", "my_discards",
+        "idle_turns", "last_move", "game_over", "result",
     }  # fmt: skip
     final = GAME.view(game.states[-1], None)
     assert final["game_over"] is True
@@ -194,3 +194,11 @@ def test_a_view_for_a_seat_that_does_not_exist_is_refused(seat: int) -> None:
         GAME.view(GAME.setup({"players": 2}, 1), seat)
     with pytest.raises(ValueError, match="Summy has no seat 1: the only seat is 0"):
         GAME.view(GAME.setup({"players": 1}, 1), 1)
+
+
+def test_a_seat_sees_its_own_discards_and_no_one_elses() -> None:
+    state, first, second = after_two_discards(5)
+    assert GAME.view(state, first)["my_discards"] == sorted(state.discards[first])
+    assert GAME.view(state, second)["my_discards"] == sorted(state.discards[second])
+    assert GAME.view(state, None)["my_discards"] is None
+    assert GAME.view(state, first)["discarded"] == [len(pile) for pile in state.discards]

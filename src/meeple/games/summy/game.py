@@ -142,7 +142,9 @@ class SummyGame:
           once over); ``first_player``; ``turns_taken``.
         - ``stock``: how many tiles are left in the stock (not which);
           ``hand_sizes``: how many tiles each seat holds; ``discarded``: how
-          many tiles each seat has put out of the game (not which).
+          many tiles each seat has put out of the game (not which);
+          ``my_discards``: the tiles this seat itself discarded, sorted (a
+          player knows what they threw away; ``None`` for a spectator).
         - ``idle_turns``: consecutive turns begun with the stock empty that made
           no equation (the game ends when it reaches ``players``).
         - ``last_move``: the last turn as its public event (see
@@ -173,6 +175,7 @@ class SummyGame:
             "stock": len(state.stock),
             "hand_sizes": [len(hand) for hand in state.hands],
             "discarded": list(state.discarded),
+            "my_discards": None if seat is None else sorted(state.discards[seat]),
             "idle_turns": state.idle_turns,
             "last_move": None if state.last is None else turn_json(state.last),
             "game_over": state.result is not None,
