@@ -18,20 +18,14 @@ from meeple.config import Settings
 from meeple.games.base import JSON, GameRecord
 from meeple.store import queries
 from meeple.store.database import Database
-from meeple.store.models import GameTable, TableEvent, TableSeat
+from meeple.store.models import GameTable, TableSeat
 from meeple.tables.bots import BotPool
 from meeple.tables.clock import Clock
 from meeple.tables.errors import TableError
 from meeple.tables.log import FINISHED, OPEN, PLAYING, LogEvent
+from meeple.tables.persist import event_from_row, event_row, seat_row
 from meeple.tables.spec import TableSpec, check_spec
-from meeple.tables.table import (
-    Table,
-    TableContext,
-    TableInfo,
-    event_from_row,
-    reset_for_rematch,
-    seat_row,
-)
+from meeple.tables.table import Table, TableContext, TableInfo, reset_for_rematch
 
 LOBBY_CHANNEL = "lobby"
 """The bus channel of lobby updates (a public table opened, changed or gone)."""
@@ -224,19 +218,7 @@ def _insert_table_tx(session: Session, info: TableInfo, table: Table, first: Log
     )
     seats: list[TableSeat] = [seat_row(info.id, s) for s in table.snap.seats]
     queries.insert_table(session, row, seats)
-    queries.append_event(
-        session,
-        TableEvent(
-            table_id=info.id,
-            version=first.version,
-            kind=first.kind,
-            seat=None,
-            user_id=first.user_id,
-            client_id=None,
-            data=first.data,
-            at=first.at,
-        ),
-    )
+    queries.append_event(session, event_row(info.id, first))
 
 
 def info_from_row(row: GameTable) -> TableInfo:

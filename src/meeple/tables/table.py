@@ -18,15 +18,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy.orm import Session
-
 from meeple.bus import Bus
 from meeple.config import Settings
 from meeple.games import get_game
 from meeple.games.base import JSON
 from meeple.store import queries
 from meeple.store.database import Database
-from meeple.store.models import Rating, RatingChange, TableEvent, TableSeat
 from meeple.tables.bots import BotPool, bot_seed
 from meeple.tables.clock import Clock
 from meeple.tables.errors import TableError
@@ -40,7 +37,7 @@ from meeple.tables.log import (
     advance,
     apply_action,
 )
-from meeple.tables.ratings import MODEL, RatedSeat, new_ratings, rating_ranks
+from meeple.tables.persist import event_from_row, store_event
 
 log = logging.getLogger(__name__)
 
@@ -176,7 +173,9 @@ class Table:
         )
         new = advance(self.game, self.info.options, self.info.seed, self.snap, event, applied)
         try:
-            await self.ctx.db.write(self._store_tx, event, new)
+            await self.ctx.db.write(
+                store_event, self.info.id, self.info.game, self.info.rated, event, self.snap, new
+            )
         except queries.VersionConflict as exc:
             await self._catch_up_locked()
             raise TableError("conflict", "the table changed meanwhile; try again", 409) from exc
@@ -186,78 +185,6 @@ class Table:
             self.client_ids[(user_id, client_id)] = event.version
         await self.ctx.bus.publish(channel(self.info.id), event.public())
         return event
-
-    def _store_tx(self, session: Session, event: LogEvent, new: Snapshot) -> None:
-        row = TableEvent(
-            table_id=self.info.id,
-            version=event.version,
-            kind=event.kind,
-            seat=event.seat,
-            user_id=event.user_id,
-            client_id=event.client_id,
-            data=event.data,
-            at=event.at,
-        )
-        queries.append_event(session, row)
-        queries.update_table(
-            session,
-            self.info.id,
-            {
-                "status": new.status,
-                "started_at": new.started_at,
-                "finished_at": new.finished_at,
-                "result": new.result.to_json() if new.result else None,
-                "rematch_id": new.rematch_id,
-            },
-        )
-        if new.seats != self.snap.seats:
-            queries.update_seats(session, [seat_row(self.info.id, s) for s in new.seats])
-        if event.kind == "finish" and self.info.rated and new.result is not None:
-            self._rate_tx(session, new, event.at)
-
-    def _rate_tx(self, session: Session, new: Snapshot, at: float) -> None:
-        assert new.result is not None
-        ranks = rating_ranks(new.result.ranks, new.seats)
-        before = queries.ratings_of(session, list(ranks), self.info.game)
-        start = MODEL.rating()
-        players = [
-            RatedSeat(
-                uid,
-                rank,
-                before[uid].mu if uid in before else start.mu,
-                before[uid].sigma if uid in before else start.sigma,
-            )
-            for uid, rank in ranks.items()
-        ]
-        after = new_ratings(players)
-        ratings, changes = [], []
-        for player in players:
-            if player.user_id not in after:
-                continue
-            mu, sigma = after[player.user_id]
-            old = before.get(player.user_id)
-            ratings.append(
-                Rating(
-                    user_id=player.user_id,
-                    game=self.info.game,
-                    mu=mu,
-                    sigma=sigma,
-                    games=(old.games if old else 0) + 1,
-                    wins=(old.wins if old else 0) + (1 if player.rank == 1 else 0),
-                )
-            )
-            changes.append(
-                RatingChange(
-                    user_id=player.user_id,
-                    game=self.info.game,
-                    table_id=self.info.id,
-                    mu=mu,
-                    sigma=sigma,
-                    rank=player.rank,
-                    at=at,
-                )
-            )
-        queries.save_ratings(session, ratings, changes)
 
     # ----- requests from players -----------------------------------------
 
@@ -528,27 +455,6 @@ class Table:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-
-
-def event_from_row(row: TableEvent) -> LogEvent:
-    """A stored event as the tables layer sees it."""
-    return LogEvent(
-        row.version, row.kind, row.seat, dict(row.data), row.user_id, row.client_id, row.at
-    )
-
-
-def seat_row(table_id: str, seat: Any) -> TableSeat:
-    """The row cache of one seat."""
-    return TableSeat(
-        table_id=table_id,
-        seat=seat.seat,
-        user_id=seat.user_id,
-        bot_level=seat.bot_level,
-        zombie=seat.zombie,
-        left=seat.left,
-        timeouts=seat.timeouts,
-        wants_rematch=seat.wants_rematch,
-    )
 
 
 def reset_for_rematch(snap: Snapshot) -> list[dict[str, JSON]]:

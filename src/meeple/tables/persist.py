@@ -1,0 +1,128 @@
+"""Storing a table event: one transaction with the table's row cache and, at the end, ratings.
+
+These run in the database's threads (through ``Database.write``); they only
+read the snapshots they are given.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+
+from meeple.store import queries
+from meeple.store.models import Rating, RatingChange, TableEvent, TableSeat
+from meeple.tables.log import LogEvent, SeatInfo, Snapshot
+from meeple.tables.ratings import MODEL, RatedSeat, new_ratings, rating_ranks
+
+
+def store_event(
+    session: Session,
+    table_id: str,
+    game: str,
+    rated: bool,
+    event: LogEvent,
+    old: Snapshot,
+    new: Snapshot,
+) -> None:
+    """Store ``event`` and the table's row cache after it; rate a rated game when it ends.
+
+    Raises :class:`~meeple.store.queries.VersionConflict` if that version is
+    already stored (another writer was first).
+    """
+    queries.append_event(session, event_row(table_id, event))
+    queries.update_table(
+        session,
+        table_id,
+        {
+            "status": new.status,
+            "started_at": new.started_at,
+            "finished_at": new.finished_at,
+            "result": new.result.to_json() if new.result else None,
+            "rematch_id": new.rematch_id,
+        },
+    )
+    if new.seats != old.seats:
+        queries.update_seats(session, [seat_row(table_id, s) for s in new.seats])
+    if event.kind == "finish" and rated:
+        rate_game(session, table_id, game, new, event.at)
+
+
+def rate_game(session: Session, table_id: str, game: str, final: Snapshot, at: float) -> None:
+    """Update the players' ratings after a rated game and add their history points."""
+    assert final.result is not None
+    ranks = rating_ranks(final.result.ranks, final.seats)
+    before = queries.ratings_of(session, list(ranks), game)
+    start = MODEL.rating()
+    players = [
+        RatedSeat(
+            uid,
+            rank,
+            before[uid].mu if uid in before else start.mu,
+            before[uid].sigma if uid in before else start.sigma,
+        )
+        for uid, rank in ranks.items()
+    ]
+    after = new_ratings(players)
+    ratings, changes = [], []
+    for player in players:
+        if player.user_id not in after:
+            continue
+        mu, sigma = after[player.user_id]
+        old = before.get(player.user_id)
+        won = 1 if player.rank == 1 else 0
+        ratings.append(
+            Rating(
+                user_id=player.user_id,
+                game=game,
+                mu=mu,
+                sigma=sigma,
+                games=(old.games if old else 0) + 1,
+                wins=(old.wins if old else 0) + won,
+            )
+        )
+        changes.append(
+            RatingChange(
+                user_id=player.user_id,
+                game=game,
+                table_id=table_id,
+                mu=mu,
+                sigma=sigma,
+                rank=player.rank,
+                at=at,
+            )
+        )
+    queries.save_ratings(session, ratings, changes)
+
+
+def event_row(table_id: str, event: LogEvent) -> TableEvent:
+    """The stored form of a table event."""
+    return TableEvent(
+        table_id=table_id,
+        version=event.version,
+        kind=event.kind,
+        seat=event.seat,
+        user_id=event.user_id,
+        client_id=event.client_id,
+        data=event.data,
+        at=event.at,
+    )
+
+
+def event_from_row(row: TableEvent) -> LogEvent:
+    """A stored event as the tables layer sees it."""
+    return LogEvent(
+        row.version, row.kind, row.seat, dict(row.data), row.user_id, row.client_id, row.at
+    )
+
+
+def seat_row(table_id: str, seat: SeatInfo) -> TableSeat:
+    """The row cache of one seat."""
+    return TableSeat(
+        table_id=table_id,
+        seat=seat.seat,
+        user_id=seat.user_id,
+        bot_level=seat.bot_level,
+        zombie=seat.zombie,
+        left=seat.left,
+        timeouts=seat.timeouts,
+        wants_rematch=seat.wants_rematch,
+    )
