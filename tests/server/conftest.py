@@ -20,7 +20,7 @@ def pg_url() -> Iterator[str]:
         with admin.begin() as connection:
             connection.execute(sqlalchemy.text(f"CREATE SCHEMA {schema}"))
     except sqlalchemy.exc.OperationalError as exc:
-        missing_service("PostgreSQL at 127.0.0.1:5432", str(exc.orig).splitlines()[0])
+        missing_service(f"PostgreSQL ({PG_URL})", str(exc.orig).splitlines()[0])
     try:
         yield f"{PG_URL}?options=-csearch_path%3D{schema}"
     finally:
@@ -29,7 +29,7 @@ def pg_url() -> Iterator[str]:
         admin.dispose()
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """Each storage test runs on SQLite and on PostgreSQL."""
     if request.param == "sqlite":

@@ -20,7 +20,10 @@ def on_redis() -> Bus:
     return RedisBus(REDIS_URL)
 
 
-@pytest.fixture(params=[in_process, on_redis], ids=["in-process", "redis"])
+@pytest.fixture(
+    params=[in_process, pytest.param(on_redis, marks=pytest.mark.redis)],
+    ids=["in-process", "redis"],
+)
 def make(request: pytest.FixtureRequest) -> Callable[[], Bus]:
     factory: Callable[[], Bus] = request.param
     if factory is on_redis:

@@ -53,6 +53,8 @@ def two_servers(
         second.stop()
 
 
+@pytest.mark.postgres
+@pytest.mark.redis
 def test_players_on_two_servers_finish_one_game(two_servers: tuple[LiveServer, LiveServer]) -> None:
     east, west = two_servers
     alice, bob = east.client("alice"), west.client("bob")
