@@ -78,11 +78,13 @@ def test_turn_based_tables_use_the_long_clock(server: LiveServer) -> None:
     advance_until(server, sock, timeout_of(0), step=86400)
 
 
-def test_leaving_a_running_game_hands_the_seat_to_a_zombie(server: LiveServer) -> None:
+def test_leaving_a_running_game_hands_the_seat_to_a_zombie_ranked_last(
+    server: LiveServer,
+) -> None:
     alice, bob = server.client("alice"), server.client("bob")
     alice.guest()
     bob.guest()
-    table_id = alice.create_table(game="slide", seats=2)["table"]["id"]
+    table_id = alice.create_table(game="slide", seats=2, rated=True)["table"]["id"]
     bob.post(f"/api/tables/{table_id}/join", {})
     alice.post(f"/api/tables/{table_id}/start")
     a, b = alice.connect(table_id), bob.connect(table_id)
@@ -94,6 +96,10 @@ def test_leaving_a_running_game_hands_the_seat_to_a_zombie(server: LiveServer) -
     final = alice.get(f"/api/tables/{table_id}")["table"]
     assert final["status"] == "finished"
     assert final["seats"][1]["zombie"] and final["seats"][1]["left"]
+    bob_name = bob.user["name"]  # type: ignore[index]
+    alice_name = alice.user["name"]  # type: ignore[index]
+    assert [h["rank"] for h in bob.get(f"/api/users/{bob_name}/history/slide")] == [2]
+    assert [h["rank"] for h in alice.get(f"/api/users/{alice_name}/history/slide")] == [1]
     assert all(
         m["seat"] != 1 or m["data"].get("by") != "player"
         for m in a.messages[3:]

@@ -115,7 +115,11 @@ def test_zombies_and_leavers_rank_last_and_bots_are_not_rated() -> None:
         SeatInfo(2, bot_level="greedy"),
         SeatInfo(3, user_id=13),
     ]
-    assert rating_ranks((2, 1, 3, 4), seats) == {10: 2, 11: 5, 13: 4}
+    assert rating_ranks((2, 1, 3, 4), seats) == {10: 1, 13: 2, 11: 3}
+    assert rating_ranks((1, 1, 3, 4), [SeatInfo(0, user_id=1), SeatInfo(1, user_id=2)]) == {
+        1: 1,
+        2: 1,
+    }
 
 
 def test_plackett_luce_moves_winners_up_and_losers_down() -> None:

@@ -1,9 +1,10 @@
 """Ratings per game with openskill's Plackett-Luce model, so 3-6 player games rate properly.
 
-Only seats held by users are rated (bots are not rated players). A seat a
-zombie bot took over (its player left, or timed out too often) is ranked last,
-below every other seat whatever the board says; several such seats share the
-last rank. A game with fewer than two rated players changes no rating.
+Only seats held by users are rated (bots are not rated players): the rated
+players are ranked among themselves by the game's result. A seat a zombie bot
+took over (its player left, or timed out too often) is ranked last, below every
+other rated seat whatever the board says; several such seats share the last
+rank. A game with fewer than two rated players changes no rating.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
+from meeple.games.base import ranks_from_keys
 from meeple.tables.log import SeatInfo
 
 MODEL = PlackettLuce()
@@ -30,12 +32,12 @@ class RatedSeat:
 
 
 def rating_ranks(result_ranks: Sequence[int], seats: Sequence[SeatInfo]) -> dict[int, int]:
-    """``{user_id: rank}`` for the rated seats, leavers and zombies ranked last."""
+    """``{user_id: rank}`` among the rated seats (1 is first, ties share), zombies last."""
     players = [s for s in seats if s.user_id is not None]
-    last = max(result_ranks, default=0) + 1
+    keys = [(1, 0) if s.zombie else (0, result_ranks[s.seat]) for s in players]
     return {
-        s.user_id: (last if s.zombie else result_ranks[s.seat])
-        for s in players
+        s.user_id: rank
+        for s, rank in zip(players, ranks_from_keys(keys), strict=True)
         if s.user_id is not None
     }
 
