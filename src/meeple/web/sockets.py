@@ -21,7 +21,7 @@ from meeple.tables.errors import TableError
 from meeple.tables.manager import LOBBY_CHANNEL
 from meeple.tables.table import Table, channel
 from meeple.web.deps import websocket_user
-from meeple.web.routes.tables import invite_url, is_member
+from meeple.web.routes.tables import invite_url, is_member, may_reach
 from meeple.web.services import Services
 
 log = logging.getLogger(__name__)
@@ -197,7 +197,7 @@ async def table_socket(
     except TableError:
         await websocket.close(POLICY_VIOLATION, "there is no such table")
         return
-    if table.info.private and not is_member(table, user) and invite != table.info.invite_token:
+    if not may_reach(table, user, invite):
         await websocket.close(POLICY_VIOLATION, "there is no such table")
         return
     subscription = await services.bus.subscribe(channel(table_id))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Query
@@ -39,9 +40,16 @@ def is_member(table: Table, user: User | None) -> bool:
     return any(s.user_id == user.id for s in table.snap.seats)
 
 
+def may_reach(table: Table, user: User | None, invite: str | None) -> bool:
+    """Whether ``user`` may see the table: public, a member, or holding the invite token."""
+    if not table.info.private or is_member(table, user):
+        return True
+    return invite is not None and secrets.compare_digest(invite, table.info.invite_token)
+
+
 def check_access(table: Table, user: User | None, invite: str | None) -> None:
     """A private table is reachable by its members and by holders of its invite link."""
-    if table.info.private and not is_member(table, user) and invite != table.info.invite_token:
+    if not may_reach(table, user, invite):
         raise HTTPException(404, f"there is no table {table.info.id!r}")
 
 
