@@ -103,9 +103,9 @@ class LiveServer:
         self.clock.advance(seconds)
 
 
-def start_server(settings: Settings) -> LiveServer:
+def start_server(settings: Settings, clock_start: float | None = None) -> LiveServer:
     """Start uvicorn in a thread on a free port; returns once it accepts connections."""
-    clock = ManualClock()
+    clock = ManualClock() if clock_start is None else ManualClock(clock_start)
     app = create_app(settings, clock)
     port = free_port()
     config = uvicorn.Config(

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-from server_harness import LiveServer, Socket, play_out
+from server_harness import LiveServer, Socket, make_settings, play_out, start_server
 
 
 def advance_until(
@@ -136,3 +137,25 @@ def test_chat_reaches_players_and_spectators_raw_with_limits(server: LiveServer)
     anonymous.recv()
     anonymous.send({"type": "chat", "text": "hi"})
     assert anonymous.recv_until(lambda m: m["type"] == "error")["code"] == "sign_in"
+
+
+def test_a_restart_keeps_the_move_clock_where_it_was(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path)
+    first = start_server(settings)
+    try:
+        alice = first.client("alice")
+        alice.guest()
+        table_id = alice.create_table(game="slide", seats=2, bots={"1": "greedy"})["table"]["id"]
+        alice.post(f"/api/tables/{table_id}/start")
+        started_at = first.clock.now()
+        first.advance(45)
+        later = first.clock.now()
+    finally:
+        first.stop()
+    second = start_server(settings, clock_start=later)
+    try:
+        watcher = second.client("watcher").connect(table_id)
+        assert watcher.recv()["table"]["deadlines"] == {"0": started_at + 60}
+        advance_until(second, watcher, timeout_of(0), step=16)
+    finally:
+        second.stop()

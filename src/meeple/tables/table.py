@@ -346,8 +346,20 @@ class Table:
     # ----- what happens by itself: end, auto start, clocks, bots ----------
 
     async def resume(self) -> None:
-        """After loading: finish what a crash interrupted, restart clocks and bots."""
+        """After loading: finish what a crash interrupted, restart clocks and bots.
+
+        A move clock restarts from the moment the position arose (the last
+        action, or the start), as stored, so a restart gives nobody extra time.
+        """
         async with self.lock:
+            if self.snap.status == PLAYING and not self.deadlines:
+                arose = max(
+                    (e.at for e in self.events if e.kind in ("start", "action")), default=None
+                )
+                humans = {s.seat for s in self.snap.seats if not s.played_by_server}
+                if arose is not None:
+                    for seat in self.game.to_act(self.snap.state) & humans:
+                        self.deadlines[seat] = arose + self.info.move_seconds
             await self._settle(None)
 
     async def _settle(self, acted_seat: int | None) -> None:
