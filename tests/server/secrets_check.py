@@ -74,16 +74,20 @@ def check_slide(message: dict[str, Any], state: Any, seat: int | None) -> None:
     assert view["my_pick"] == own, "a pick was sent to someone other than its player"
 
 
-def check_pending_pick_events(
-    game_name: str, message: dict[str, Any], state: Any, action: Any
-) -> None:
-    """An event of a reveal that others have not matched yet does not say which cell."""
-    if game_name != "slide" or message.get("kind") != "action" or action is None:
+def check_private_action(game_name: str, message: dict[str, Any], state: Any, action: Any) -> None:
+    """An action's secret part is not in its event: a pending Slide pick, Summy discards."""
+    if message.get("kind") != "action" or action is None:
         return
-    if action.get("type") == "reveal" and any(p != -1 for p in state.picks):
-        assert action["cell"] not in [v for v in walk(message["data"]) if isinstance(v, list)], (
-            "a pending pick was broadcast"
-        )
+    data = message["data"]
+    if (
+        game_name == "slide"
+        and action.get("type") == "reveal"
+        and any(p != -1 for p in state.picks)
+    ):
+        lists = [v for v in walk(data) if isinstance(v, list)]
+        assert action["cell"] not in lists, "a pending pick was broadcast"
+    if game_name == "summy" and action.get("type") == "discard":
+        assert not has_multiset(data, tuple(action["tiles"])), "discarded tiles were broadcast"
 
 
 def check_messages(
@@ -113,5 +117,5 @@ def check_messages(
             check_summy(message, state, seat)
         else:
             check_slide(message, state, seat)
-            check_pending_pick_events(game.name, message, state, actions.get(version))
+        check_private_action(game.name, message, state, actions.get(version))
     return checked
