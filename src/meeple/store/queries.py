@@ -49,13 +49,6 @@ def user_by_id(session: Session, user_id: int) -> User | None:
     return session.get(User, user_id)
 
 
-def users_by_ids(session: Session, user_ids: Sequence[int]) -> dict[int, User]:
-    """The users with these ids, by id."""
-    if not user_ids:
-        return {}
-    return {u.id: u for u in session.scalars(select(User).where(User.id.in_(user_ids)))}
-
-
 def upgrade_guest(session: Session, user_id: int, name: str, password_hash: str) -> User:
     """Turn a guest into an account with a name and password, keeping its id and games."""
     user = session.get(User, user_id)
@@ -130,19 +123,6 @@ def events_after(session: Session, table_id: str, version: int) -> list[TableEve
         .order_by(TableEvent.version)
     )
     return list(rows)
-
-
-def event_by_client_id(
-    session: Session, table_id: str, user_id: int, client_id: str
-) -> TableEvent | None:
-    """The event a client's action id already produced, if any."""
-    return session.scalars(
-        select(TableEvent).where(
-            TableEvent.table_id == table_id,
-            TableEvent.user_id == user_id,
-            TableEvent.client_id == client_id,
-        )
-    ).first()
 
 
 def tables_of_user(session: Session, user_id: int, limit: int = 50) -> list[GameTable]:
