@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -12,10 +13,15 @@ from server_harness import LiveServer, Socket, make_settings, play_out, start_se
 def advance_until(
     server: LiveServer, sock: Socket, check: Callable[[dict[str, Any]], bool], step: float = 61
 ) -> dict[str, Any]:
-    """Move the clock a step at a time until ``sock`` receives a message passing ``check``."""
-    for _ in range(50):
+    """Move the clock a step, wait a while for a message passing ``check``; again if none came."""
+    for _ in range(20):
         server.advance(step)
-        for message in sock.drain(wait=0.1):
+        deadline = time.monotonic() + 3
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                message = sock.recv(timeout=left)
+            except TimeoutError:
+                break
             if check(message):
                 return message
     raise AssertionError("the clock ran and nothing happened")
@@ -146,8 +152,11 @@ def test_a_restart_keeps_the_move_clock_where_it_was(tmp_path: Path) -> None:
         alice = first.client("alice")
         alice.guest()
         table_id = alice.create_table(game="slide", seats=2, bots={"1": "greedy"})["table"]["id"]
+        sock = alice.connect(table_id)
+        sock.recv()
         alice.post(f"/api/tables/{table_id}/start")
         started_at = first.clock.now()
+        sock.wait_version(3)  # the bot's pick: the last action before the restart
         first.advance(45)
         later = first.clock.now()
     finally:
