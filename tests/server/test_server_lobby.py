@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import pytest
@@ -160,3 +161,27 @@ def test_the_creator_closes_a_table_that_has_not_started(server: LiveServer) -> 
     assert closed["status"] == "closed"
     assert host.get("/api/tables") == []
     assert other.post(f"/api/tables/{table_id}/join", {}, expect=400)["code"] == "closed"
+
+
+def test_a_finished_table_leaves_memory_and_comes_back_from_the_store(server: LiveServer) -> None:
+    manager = server.services.tables
+    manager.forget_after_s = 0.05
+    host = server.client("host")
+    host.guest()
+    table_id = host.create_table(
+        game="slide", seats=2, bots={"0": "random", "1": "random"}, sit=False
+    )["table"]["id"]
+    host.post(f"/api/tables/{table_id}/start")
+    deadline = time.monotonic() + 60
+    while host.get(f"/api/tables/{table_id}")["table"]["status"] != "finished":
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    while table_id in manager.tables:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    again = host.get(f"/api/tables/{table_id}")["table"]
+    assert again["status"] == "finished" and again["result"]
+    assert host.get(f"/api/tables/{table_id}/record")["game"] == "slide"
+    while table_id in manager.tables:  # loaded again, and let go again
+        assert time.monotonic() < deadline
+        time.sleep(0.05)

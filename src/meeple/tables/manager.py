@@ -22,7 +22,7 @@ from meeple.store.models import GameTable, TableSeat
 from meeple.tables.bots import BotPool
 from meeple.tables.clock import Clock
 from meeple.tables.errors import TableError
-from meeple.tables.log import FINISHED, OPEN, PLAYING, LogEvent
+from meeple.tables.log import CLOSED, FINISHED, OPEN, PLAYING, LogEvent
 from meeple.tables.persist import event_from_row, event_row, seat_row
 from meeple.tables.spec import TableSpec, check_spec
 from meeple.tables.table import Table, TableContext, TableInfo, reset_for_rematch
@@ -46,6 +46,8 @@ class TableManager:
         self.ctx = TableContext(db, bus, clock, bots, settings, self.lobby_changed, self.rematch)
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Lock] = {}
+        self.forget_after_s = 600.0
+        """How long a finished or closed table stays in memory with nobody at it."""
         self.shared = settings.redis is not None
         """Other servers may write to the same tables (a shared database and Redis bus)."""
 
@@ -84,6 +86,8 @@ class TableManager:
             for event in await self.db.run(queries.events_after, table_id, 0):
                 table.fold(event_from_row(event))
             self.tables[table_id] = table
+            if table.snap.status in (FINISHED, CLOSED):
+                self.forget_later(table_id)
             return table
 
     async def create(self, user_id: int, user_name: str, spec: TableSpec) -> Table:
@@ -173,7 +177,13 @@ class TableManager:
         return [(await self.get(row.id)).summary() for row, _seats in rows]
 
     async def lobby_changed(self, table: Table) -> None:
-        """Tell lobby watchers about a public table that opened, changed or left the lobby."""
+        """Tell lobby watchers about a public table that opened, changed or left the lobby.
+
+        A table that is over is also let go from memory a while later
+        (:meth:`forget_later`); it is loaded again from the store if asked for.
+        """
+        if table.snap.status in (FINISHED, CLOSED):
+            self.forget_later(table.info.id)
         if table.info.private:
             return
         if table.snap.status == OPEN:
@@ -182,6 +192,20 @@ class TableManager:
             await self.bus.publish(
                 LOBBY_CHANNEL, {"type": "gone", "id": table.info.id, "status": table.snap.status}
             )
+
+    def forget_later(self, table_id: str) -> None:
+        """Drop a finished or closed table from memory once nobody has had it open for a while."""
+        loop = asyncio.get_running_loop()
+        loop.call_later(self.forget_after_s, self._forget, table_id)
+
+    def _forget(self, table_id: str) -> None:
+        table = self.tables.get(table_id)
+        if table is None or table.snap.status not in (FINISHED, CLOSED):
+            return
+        if table.viewers or table.lock.locked():
+            self.forget_later(table_id)
+            return
+        del self.tables[table_id]
 
     async def record(self, table_id: str) -> GameRecord:
         """The record of a finished game (the format the CLI replays)."""
