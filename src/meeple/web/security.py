@@ -93,6 +93,9 @@ class RateLimiter:
 
     def retry_after(self, key: str, now: float) -> float | None:
         """Record an attempt now; ``None`` if allowed, else seconds to wait."""
+        if len(self._attempts) > 10_000:  # forget addresses that have gone quiet
+            old = now - self.window_s
+            self._attempts = {k: v for k, v in self._attempts.items() if v and v[-1] > old}
         attempts = self._attempts.setdefault(key, deque())
         while attempts and attempts[0] <= now - self.window_s:
             attempts.popleft()
