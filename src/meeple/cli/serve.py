@@ -86,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
         host=settings.host,
         port=settings.port,
         log_level=args.log_level,
+        ws="websockets-sansio",
         ws_per_message_deflate=False,
     )
     return 0
