@@ -93,15 +93,16 @@ class ServerProcess:
             stdout=self.log,
             stderr=subprocess.STDOUT,
         )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and self.process.poll() is None:
             try:
                 if httpx.get(f"{self.url}/api/health", timeout=1).status_code == 200:
                     return
             except httpx.HTTPError:
                 time.sleep(0.2)
         self.stop()
-        raise RuntimeError(f"meeple serve did not start: see {data_dir / 'server.log'}")
+        log = (data_dir / "server.log").read_text()[-2000:]
+        raise RuntimeError(f"meeple serve did not start on port {self.port}:\n{log}")
 
     def stop(self) -> None:
         """Stop the server process."""

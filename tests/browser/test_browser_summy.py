@@ -4,6 +4,7 @@ take-back, a discard, the keyboard; then leaves, a bot finishes the game and the
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -30,8 +31,12 @@ def view_of(page: Page) -> dict[str, Any]:
     return view
 
 
-def wait_my_turn(page: Page) -> dict[str, Any]:
-    expect(page.locator("#turn-line")).to_have_text("Your turn", timeout=30_000)
+def wait_my_turn(page: Page) -> dict[str, Any] | None:
+    """The view once it is this page's turn; None if the game ended first."""
+    turn_line = page.locator("#turn-line")
+    expect(turn_line).to_have_text(re.compile(r"^(Your turn|The game is over\.)$"), timeout=30_000)
+    if turn_line.inner_text() != "Your turn":
+        return None
     expect(page.locator(".rack button")).to_have_count(len(view_of(page)["hand"]))
     return view_of(page)
 
@@ -85,9 +90,22 @@ def expect_legal(page: Page, move: Move) -> None:
     )
 
 
+def version(page: Page) -> int:
+    """The table version the page has seen."""
+    seen: int = page.evaluate("window.meeple.connection.version")
+    return seen
+
+
+def wait_applied(page: Page, before: int) -> None:
+    """Wait until the page has the event of the action it just sent."""
+    page.wait_for_function("(before) => window.meeple.connection.version > before", arg=before)
+
+
 def confirm(page: Page, move: Move) -> None:
     scores_before = view_of(page)["scores"][view_of(page)["seat"]]
+    before = version(page)
     page.get_by_role("button", name="Play this equation").click()
+    wait_applied(page, before)
     expect(page.locator("#log")).to_contain_text(
         f"made {shown(move.equation_text)} for {move.score}"
     )
@@ -104,7 +122,7 @@ def refuse_then_take_back(page: Page, view: dict[str, Any]) -> None:
         for r, c in sorted(visible_cells(page), key=lambda rc: (abs(rc[0]) + abs(rc[1]), rc))
         if not any((r + dr, c + dc) in tiles for dr in (-1, 0, 1) for dc in (-1, 0, 1))
     )
-    version = page.evaluate("window.meeple.connection.version")
+    seen = version(page)
     page.locator(".rack button").first.click()
     cell(page, *lonely).click()
     expect(page.locator("#message")).to_have_text(
@@ -118,7 +136,7 @@ def refuse_then_take_back(page: Page, view: dict[str, Any]) -> None:
     expect(page.locator(".rack button")).to_have_count(len(view["hand"]))
     expect(page.locator(".summy-plane button.staged")).to_have_count(0)
     expect(page.locator("#message")).to_have_text("")
-    assert page.evaluate("window.meeple.connection.version") == version
+    assert version(page) == seen
 
 
 def place(page: Page, move: Move, how: str) -> None:
@@ -147,7 +165,11 @@ def place(page: Page, move: Move, how: str) -> None:
                 page.keyboard.press("ArrowRight" if col > cursor_col else "ArrowLeft")
             page.keyboard.press(KEYS.get(tile, tile))
     choose_direction(page, move)
-    expect_legal(page, move)
+    try:
+        expect_legal(page, move)
+    except AssertionError as exc:
+        shot(page, f"summy-failed-{how}")
+        raise AssertionError(f"staging {move.placement} by {how}: {exc}") from exc
     shot(page, f"summy-staged-{how}")
     confirm(page, move)
 
@@ -156,33 +178,54 @@ def discard(page: Page, count: int) -> None:
     page.get_by_role("button", name="Discard…").click()
     for index in range(count):
         page.locator(".rack button").nth(index).click()
+    name = page.locator("#players li.me .name").inner_text()
+    lines = page.locator("#log li", has_text=f"{name} discarded {count} tile(s).")
+    lines_before = lines.count()
+    before = version(page)
     page.get_by_role("button", name="Discard the chosen tiles").click()
-    expect(page.locator("#log")).to_contain_text(f"discarded {count} tile(s)")
+    wait_applied(page, before)
+    expect(lines).to_have_count(lines_before + 1)
+
+
+def play_a_bot(page: Page) -> None:
+    page.goto("/")
+    page.locator("#card-summy").get_by_role("button", name="Play a bot").click()
+    page.wait_for_url("**/table/*")
 
 
 def test_a_person_plays_summy_against_a_bot(new_page: NewPage) -> None:
     page = new_page("en-GB")
     page.on("dialog", lambda dialog: dialog.accept())
-    page.goto("/")
-    page.locator("#card-summy").get_by_role("button", name="Play a bot").click()
-    page.wait_for_url("**/table/*")
-
     placements = ["drag", "click", "keyboard"]
-    view = wait_my_turn(page)
-    refuse_then_take_back(page, view)
-    discard(page, 2)
-    for _turn in range(25):
-        if not placements:
+    refused = discarded = False
+    # A hand may make few equations and a game may end early: then play another one.
+    for _game in range(3):
+        play_a_bot(page)
+        for _turn in range(25):
+            if not placements and discarded:
+                break
+            view = wait_my_turn(page)
+            if view is None:
+                break
+            if not refused:
+                refuse_then_take_back(page, view)
+                refused = True
+            if not discarded and view["stock"] > 0:
+                discard(page, 2)
+                discarded = True
+                continue
+            move = a_move(page, view)
+            if move is not None and placements:
+                place(page, move, placements.pop(0))
+            elif view["stock"] > 0:
+                discard(page, 1)
+            else:
+                before = version(page)
+                page.get_by_role("button", name="Pass").click()
+                wait_applied(page, before)
+        if not placements and discarded:
             break
-        view = wait_my_turn(page)
-        move = a_move(page, view)
-        if move is not None:
-            place(page, move, placements.pop(0))
-        elif view["stock"] > 0:
-            discard(page, 1)
-        else:
-            page.get_by_role("button", name="Pass").click()
-    assert not placements, f"still to do after 25 turns: {placements}"
+    assert not placements and discarded, f"still to do after 3 games: {placements}"
     shot(page, "summy-table-desktop")
     page.set_viewport_size(PHONE)
     shot(page, "summy-table-phone")

@@ -45,7 +45,10 @@ function seatName(seat) {
 const mySeat = () => (view && view.seat !== undefined ? view.seat : null);
 
 function send(action) {
-  if (connection.send({ type: "action", id: crypto.randomUUID(), action })) return;
+  if (connection.send({ type: "action", id: crypto.randomUUID(), action })) {
+    drawTurn(); // no longer "Your turn" while the action is on its way
+    return;
+  }
   say(t("js.table.offline_wait"), "bad");
   if (ui) ui.refused();
 }
