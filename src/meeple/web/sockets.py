@@ -38,6 +38,9 @@ class TableConnection:
         self.websocket, self.services, self.table, self.user = websocket, services, table, user
         self.sent_version = 0
         self._send_lock = asyncio.Lock()
+        # One stream of table messages at a time (hello, resume, events), so a
+        # resend asked for with "sync" never interleaves with live events.
+        self._stream_lock = asyncio.Lock()
 
     @property
     def seat(self) -> int | None:
@@ -58,6 +61,10 @@ class TableConnection:
 
     async def hello(self) -> None:
         """The table now: summary, the client's seat and view, the current version."""
+        async with self._stream_lock:
+            await self._hello()
+
+    async def _hello(self) -> None:
         table, seat = self.table, self.seat
         version = table.snap.version
         self.sent_version = version
@@ -77,15 +84,20 @@ class TableConnection:
 
     async def resume(self, since: int) -> None:
         """Exactly the events after ``since``, or a fresh hello if ``since`` is not usable."""
-        if not 0 < since <= self.table.snap.version:
-            await self.hello()
-            return
-        await self.send({"type": "resume", "from": since, "to": self.table.snap.version})
-        self.sent_version = since
-        await self.send_new_events()
+        async with self._stream_lock:
+            if not 0 < since <= self.table.snap.version:
+                await self._hello()
+                return
+            await self.send({"type": "resume", "from": since, "to": self.table.snap.version})
+            self.sent_version = since
+            await self._send_new_events()
 
     async def send_new_events(self) -> None:
         """Send every event after the last one sent, each with this client's view after it."""
+        async with self._stream_lock:
+            await self._send_new_events()
+
+    async def _send_new_events(self) -> None:
         table = self.table
         while self.sent_version < table.snap.version:
             event = table.events[self.sent_version]
