@@ -45,5 +45,7 @@ def test_every_rest_endpoint_is_documented(server: LiveServer) -> None:
     for path, operations in spec["paths"].items():
         for method, operation in operations.items():
             assert operation.get("description") or operation.get("summary"), (method, path)
+    join = spec["paths"]["/api/tables/{table_id}/join"]["post"]["responses"]
+    assert {"200", "400", "401", "403", "404", "409"} <= set(join)
     docs = client.http.get("/docs")
     assert docs.status_code == 200 and "swagger" in docs.text.lower()

@@ -7,6 +7,23 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 
+class ErrorOut(BaseModel):
+    """A refusal: what is wrong in plain words, and for table errors a stable code."""
+
+    detail: str = Field(examples=["it is not your turn"])
+    code: str | None = Field(None, examples=["not_your_turn"])
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorOut, "description": "refused by the table's rules"},
+    401: {"model": ErrorOut, "description": "not signed in"},
+    403: {"model": ErrorOut, "description": "not allowed for you (not the creator, not seated)"},
+    404: {"model": ErrorOut, "description": "no such table (or a private one without its link)"},
+    409: {"model": ErrorOut, "description": "conflicts with the table's state"},
+}
+"""The error answers of the table routes, for OpenAPI."""
+
+
 class Input(BaseModel):
     """A request body: unknown fields are refused."""
 

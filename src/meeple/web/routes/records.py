@@ -9,9 +9,9 @@ from fastapi import APIRouter, HTTPException, Query
 from meeple.games.base import replay
 from meeple.web.deps import OptionalUser, ServicesDep
 from meeple.web.routes.tables import find
-from meeple.web.schemas import ReplayStep
+from meeple.web.schemas import ERRORS, ReplayStep
 
-router = APIRouter(prefix="/api/tables", tags=["records"])
+router = APIRouter(prefix="/api/tables", tags=["records"], responses=ERRORS)
 
 
 @router.get("/{table_id}/record", response_model=dict[str, Any])

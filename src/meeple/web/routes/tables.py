@@ -12,6 +12,7 @@ from meeple.tables.spec import TableSpec
 from meeple.tables.table import Table
 from meeple.web.deps import CurrentUser, OptionalUser, ServicesDep
 from meeple.web.schemas import (
+    ERRORS,
     ActionIn,
     ActionOut,
     ChatIn,
@@ -23,7 +24,7 @@ from meeple.web.schemas import (
     TableOut,
 )
 
-router = APIRouter(prefix="/api", tags=["tables"])
+router = APIRouter(prefix="/api", tags=["tables"], responses=ERRORS)
 
 
 def invite_url(table: Table) -> str:
