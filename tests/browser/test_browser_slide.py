@@ -57,6 +57,9 @@ def test_two_browsers_play_a_whole_slide_game(new_page: NewPage) -> None:
 
     # Round 1 by hand, checking what each side sees.
     expect(alice).to_have_title(re.compile(r"^▶ Your turn"))
+    # The sound and the notification are there, off until the player switches them on.
+    expect(alice.get_by_label("Sound")).not_to_be_checked()
+    expect(alice.get_by_label("Notifications")).not_to_be_checked()
     alice.get_by_placeholder("Write a message").fill("good luck <b>Bob</b>")
     alice.get_by_role("button", name="Send").click()
     expect(bob.locator("#chat")).to_contain_text("good luck <b>Bob</b>")

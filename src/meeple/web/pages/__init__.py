@@ -94,7 +94,7 @@ def switch_language(code: str, next: str = "/") -> RedirectResponse:
         next = "/"
     response = RedirectResponse(next, status_code=303)
     response.set_cookie(
-        LANG_COOKIE, code, max_age=LANG_COOKIE_SECONDS, samesite="lax", httponly=False
+        LANG_COOKIE, code, max_age=LANG_COOKIE_SECONDS, samesite="lax", httponly=True
     )
     return response
 

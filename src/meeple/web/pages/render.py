@@ -42,8 +42,8 @@ def render(request: Request, template: str, page: str, **context: Any) -> HTMLRe
     """The page ``template`` in the request's language."""
     lang = request_language(request)
     here = request.url.path + (f"?{request.url.query}" if request.url.query else "")
-    # "</" would end the <script> element that carries the catalog.
-    payload = json.dumps(js_catalog(lang), ensure_ascii=False).replace("</", "<\\/")
+    # No "<" at all inside the <script> element that carries the catalog ("</script>", "<!--").
+    payload = json.dumps(js_catalog(lang), ensure_ascii=False).replace("<", "\\u003c")
     html = ENVIRONMENT.get_template(template).render(
         _=catalog(lang).gettext,
         lang=lang,
