@@ -8,16 +8,17 @@ recorded (for the secrets test).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlparse
 
 import httpx
@@ -32,6 +33,8 @@ from meeple.games import get_game
 from meeple.tables.clock import ManualClock
 from meeple.web.app import create_app
 from meeple.web.services import Services
+
+T = TypeVar("T")
 
 PG_URL = os.environ.get("MEEPLE_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 REDIS_URL = os.environ.get("MEEPLE_TEST_REDIS", "redis://127.0.0.1:6379/15")
@@ -48,6 +51,29 @@ def missing_service(what: str, reason: str) -> None:
     if services_required():
         pytest.fail(message + " and MEEPLE_REQUIRE_SERVICES=1")
     pytest.skip(message)
+
+
+def run_async(main: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine to the end on a fresh event loop in its own thread.
+
+    Not ``asyncio.run`` in the test's thread: other tests in the same session
+    (the browser tests) may leave an event loop running there.
+    """
+    outcome: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            outcome["value"] = asyncio.run(main)
+        except BaseException as exc:
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    value: T = outcome["value"]
+    return value
 
 
 def free_port() -> int:

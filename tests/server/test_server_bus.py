@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Callable
 
 import pytest
-from server_harness import REDIS_URL, missing_service
+from server_harness import REDIS_URL, missing_service, run_async
 
 from meeple.bus import Bus, InProcessBus
 from meeple.bus.redis import RedisBus
@@ -36,7 +36,7 @@ def make(request: pytest.FixtureRequest) -> Callable[[], Bus]:
                 await bus.close()
 
         try:
-            asyncio.run(ping())
+            run_async(ping())
         except Exception as exc:
             missing_service("Redis at 127.0.0.1:6379", str(exc))
     return factory
@@ -59,7 +59,7 @@ def test_every_subscriber_gets_every_message_in_order(make: Callable[[], Bus]) -
             await subscription.close()
         await bus.close()
 
-    asyncio.run(scenario())
+    run_async(scenario())
 
 
 def test_a_closed_subscription_receives_nothing_more(make: Callable[[], Bus]) -> None:
@@ -73,4 +73,4 @@ def test_a_closed_subscription_receives_nothing_more(make: Callable[[], Bus]) ->
         await stays.close()
         await bus.close()
 
-    asyncio.run(scenario())
+    run_async(scenario())

@@ -7,7 +7,6 @@ one writer win, and the bus tells the other server to catch up.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from server_harness import (
     make_settings,
     missing_service,
     play_out,
+    run_async,
     start_server,
 )
 
@@ -34,7 +34,7 @@ def redis_url() -> str:
             await bus.close()
 
     try:
-        asyncio.run(ping())
+        run_async(ping())
     except Exception as exc:
         missing_service("Redis at 127.0.0.1:6379", str(exc))
     return REDIS_URL

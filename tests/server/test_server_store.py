@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from server_harness import run_async
 from sqlalchemy import inspect
 
 from meeple.store import queries
@@ -126,7 +127,7 @@ def test_writes_waiting_together_commit_together_and_a_conflict_fails_alone(db: 
         writes = [db.write(queries.append_event, event("t1", v)) for v in (2, 1, 3, 4)]
         return await asyncio.gather(*writes, return_exceptions=True)
 
-    outcomes = asyncio.run(scenario())
+    outcomes = run_async(scenario())
     assert [type(o).__name__ for o in outcomes] == [
         "NoneType",
         "VersionConflict",

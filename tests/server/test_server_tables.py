@@ -6,6 +6,7 @@ import asyncio
 from typing import Any
 
 import pytest
+from server_harness import run_async
 
 from meeple.games import get_game
 from meeple.tables.clock import ManualClock
@@ -151,7 +152,7 @@ def test_the_manual_clock_wakes_timers_only_when_advanced() -> None:
         await asyncio.gather(*tasks)
         return woke
 
-    assert asyncio.run(scenario()) == ["soon", "late"]
+    assert run_async(scenario()) == ["soon", "late"]
 
 
 def test_the_rate_limiter_counts_per_key_within_its_window() -> None:
