@@ -78,11 +78,13 @@ function drawPlayers() {
       el("span", { class: "name" }, seatName(index)),
       mySeat() === index ? el("span", { class: "muted" }, ` (${t("js.table.you")})`) : null,
       el("br"),
-      scores[index] !== undefined ? el("span", { class: "score" }, t("js.table.points", { n: scores[index] })) : null,
-      left !== null ? el("span", { class: `clock${left < 15 ? " low" : ""}`, "aria-label": t("js.table.clock_label", { time: formatClock(left) }) }, ` · ${formatClock(left)}`) : null,
-      acting ? el("span", { class: "sr" }, ` ${t("js.table.to_play")}`) : null,
-      picked ? el("span", {}, ` · ${t("js.slide.has_picked")}`) : null,
-      view && view.hand_sizes ? el("span", { class: "muted" }, ` · ${t("js.summy.tiles_in_hand", { n: view.hand_sizes[index] })}`) : null);
+      ...[
+        scores[index] !== undefined ? el("span", { class: "score" }, t("js.table.points", { n: scores[index] })) : null,
+        left !== null ? el("span", { class: `clock${left < 15 ? " low" : ""}`, "aria-label": t("js.table.clock_label", { time: formatClock(left) }) }, formatClock(left)) : null,
+        picked ? el("span", {}, t("js.slide.has_picked")) : null,
+        view && view.hand_sizes ? el("span", { class: "muted" }, t("js.summy.tiles_in_hand", { n: view.hand_sizes[index] })) : null,
+      ].filter(Boolean).flatMap((part, i) => (i ? [" · ", part] : [part])),
+      acting ? el("span", { class: "sr" }, ` ${t("js.table.to_play")}`) : null);
   }));
 }
 
