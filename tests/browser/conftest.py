@@ -32,9 +32,14 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         server.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(live: ServerProcess) -> Iterator[Browser]:
-    """Debian's Chromium, headless."""
+    """Debian's Chromium, headless.
+
+    Module scope, not session: Playwright's sync API keeps an event loop
+    running on the main thread until it exits, and later tests (the server's)
+    call ``asyncio.run``, which refuses to start inside a running loop.
+    """
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
