@@ -1,8 +1,9 @@
 """Summy ``expert``: Monte Carlo over the tiles it has not seen.
 
-Candidates: the best placements by ``score + leave_value`` (from the top
-placements by score), and, while the stock lasts, a discard of the tiles that
-are hard to use (so a poor placement competes with rebuilding the hand).
+Candidates: the placements the ``strong`` bot rates best (score, tiles kept,
+the opponent's best reply for sampled hands) and, while the stock lasts, a
+discard of the tiles that are hard to use (so a poor placement competes with
+rebuilding the hand).
 Each sample draws the opponent's hand and the bot's refill from the unseen
 tiles; a candidate's outcome on it is
 
@@ -27,7 +28,8 @@ from dataclasses import dataclass
 
 from meeple.bots.base import Deadline, view_rng
 from meeple.bots.search import best_by_halving
-from meeple.bots.summy_tactics import leave_value, should_pass_to_win, useful_discard
+from meeple.bots.summy_strong import sample_hands, weigh
+from meeple.bots.summy_tactics import should_pass_to_win, useful_discard
 from meeple.bots.summy_view import (
     PASS_JSON,
     SummySeen,
@@ -50,6 +52,11 @@ TOP_BY_SCORE = 8
 """How many of the highest-scoring placements are considered at all."""
 
 SHORTLIST = 4
+
+SOLO_TILE_COST = 2.0
+"""Solo, while the stock lasts: the points a tile placed or discarded costs,
+since every tile used brings the end of the game nearer (about the points a
+tile brings in a game)."""
 """How many placements (by score plus leave) enter the Monte Carlo search."""
 
 
@@ -81,10 +88,10 @@ class ExpertSummyBot:
         seen = read_view(view, seat)
         if should_pass_to_win(seen):
             return PASS_JSON
-        candidates = candidate_moves(seen)
+        rng = view_rng(self.seed, view, seat)
+        candidates = candidate_moves(seen, rng, Deadline(budget_s, share=0.4))
         if not candidates:
             return PASS_JSON
-        rng = view_rng(self.seed, view, seat)
         samples: list[tuple[tuple[str, ...], list[str]]] = []
 
         def evaluate(index: int, sample: int) -> float:
@@ -97,12 +104,22 @@ class ExpertSummyBot:
         return candidates[best].action()
 
 
-def candidate_moves(seen: SummySeen) -> list[Candidate]:
-    """The placements worth searching (best guess first), and a discard while it draws."""
+def candidate_moves(seen: SummySeen, rng: random.Random, deadline: Deadline) -> list[Candidate]:
+    """The placements worth searching (best guess first), and a discard while it draws.
+
+    The ``strong`` bot's weighing (score, tiles kept, the opponent's best reply
+    for sampled hands) picks the ``SHORTLIST`` placements the search refines;
+    on a loaded machine the weighing stops at ``deadline`` (the placements
+    not weighed by then are left out).
+    """
     moves = best_moves(seen.position, TOP_BY_SCORE)
-    ranked = sorted(moves, key=lambda m: -(m.score + leave_value(kept_after(seen.hand, m))))[
-        :SHORTLIST
-    ]
+    hands = sample_hands(seen, rng)
+    weighed: list[tuple[float, int, Move]] = []
+    for order, move in enumerate(moves):  # highest score first; the clock may stop it
+        if weighed and deadline.expired():
+            break
+        weighed.append((-weigh(seen, move, hands), order, move))
+    ranked = [move for _, _, move in sorted(weighed)[:SHORTLIST]]
     candidates = [Candidate(m, (), kept_after(seen.hand, m)) for m in ranked]
     if seen.stock > 0 and seen.hand:
         thrown = useful_discard(seen.hand)
@@ -124,12 +141,14 @@ def outcome(
 ) -> float:
     """The candidate's score, minus the opponent's best reply, plus the bot's next best."""
     position = seen.position
-    gained = 0
+    gained = 0.0
     if candidate.move is not None:
         gained = candidate.move.score
         position = after_move(position, candidate.move, opponent_hand)
     else:
         position = Position(position.tiles, position.equations, opponent_hand)
+    if seen.opponent() is None and seen.stock > 0:
+        gained -= SOLO_TILE_COST * (len(seen.hand) - len(candidate.kept))
     if seen.opponent() is not None:
         reply = best_moves(position, 1)
         if reply:

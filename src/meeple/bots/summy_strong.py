@@ -3,7 +3,7 @@
 The best few placements by score are re-ranked by
 ``score + leave_value(kept) - OPENING_WEIGHT * reply``, where ``reply`` is the
 mean best score the opponent could make on the new table with a hand drawn
-from the tiles the bot has not seen (a couple of sampled hands): a move that
+from the tiles the bot has not seen (four sampled hands): a move that
 leaves high digits within reach pays for it (weighed highest score first; the
 clock, at 80% of the budget, is only a safety stop). Solo, there is nobody to open
 for, so only the score and the tiles kept count. With no placement it throws
@@ -32,7 +32,7 @@ from meeple.games.summy.tiles import Move
 CANDIDATES = 10
 """How many of the highest-scoring placements are weighed."""
 
-OPPONENT_HANDS = 2
+OPPONENT_HANDS = 4
 """How many sampled opponent hands each candidate's opening is measured with."""
 
 OPENING_WEIGHT = 1.0
