@@ -1,0 +1,79 @@
+"""Summy judgement shared by the strong and expert bots, as tables of hands."""
+
+from __future__ import annotations
+
+import pytest
+from bots_helpers import greedy_states
+
+from meeple.bots.summy_tactics import leave_value, should_pass_to_win, useful_discard
+from meeple.bots.summy_view import read_view
+from meeple.games.summy import GAME
+
+
+@pytest.mark.parametrize(
+    ("hand", "thrown"),
+    [
+        # one '=' kept, two different operators kept ('+' before 'x' before ':')
+        (("=", "=", "=", "+", "+", "x", ":", "9"), ("+", ":", "=", "=")),
+        # the four highest digits kept, the rest of the digits thrown
+        (("1", "2", "3", "4", "5", "6", "=", "+"), ("1", "2")),
+        # a second '+' is kept only when no other operator is there
+        (("+", "+", "+", "=", "7", "8", "9", "0"), ("+",)),
+        # nothing to throw by the rule: the whole hand goes
+        (("9", "8", "=", "+"), ("+", "8", "9", "=")),
+    ],
+)
+def test_useful_discard(hand: tuple[str, ...], thrown: tuple[str, ...]) -> None:
+    assert useful_discard(hand) == thrown
+
+
+@pytest.mark.parametrize(
+    ("better", "worse"),
+    [
+        (("9", "=", "+"), ("1", "=", "+")),  # higher digits
+        (("5", "=", "+"), ("5", "+", "+")),  # an '=' to make the next equation
+        (("5", "=", "+"), ("5", "=", "=")),  # an operator too
+        (("5", "=", "+", "x"), ("5", "=", "+", "x", "-", ":")),  # operators beyond two clog
+    ],
+)
+def test_leave_value_orders_hands(better: tuple[str, ...], worse: tuple[str, ...]) -> None:
+    assert leave_value(better) > leave_value(worse)
+
+
+@pytest.mark.parametrize(
+    ("stock", "idle_turns", "scores", "expected"),
+    [
+        (0, 1, (120, 100), True),  # the opponent just passed, the stock is empty, we lead
+        (0, 1, (100, 100), False),  # a tie is not a win
+        (0, 1, (90, 100), False),  # behind: keep playing
+        (0, 0, (120, 100), False),  # the opponent placed last: passing does not end it
+        (3, 1, (120, 100), False),  # the stock is not empty: passing is not allowed
+    ],
+)
+def test_pass_to_win(stock: int, idle_turns: int, scores: tuple[int, int], expected: bool) -> None:
+    state = greedy_states("summy", 11, 2)[3]
+    view = GAME.view(state, state.turn)
+    view.update(stock=stock, idle_turns=idle_turns, scores=list(scores))
+    seen = read_view(view, state.turn)
+    if seen.seat == 1:  # the table's scores are per seat: put ours first in the case
+        view["scores"] = list(reversed(scores))
+        seen = read_view(view, state.turn)
+    assert should_pass_to_win(seen) is expected
+
+
+def test_solo_never_passes_to_win() -> None:
+    state = greedy_states("summy", 11, 1)[3]
+    view = GAME.view(state, 0)
+    view.update(stock=0, idle_turns=0, scores=[50])
+    assert not should_pass_to_win(read_view(view, 0))
+
+
+def test_unseen_tiles_are_the_bag_minus_table_and_hand() -> None:
+    state = greedy_states("summy", 11, 2)[6]
+    seat = state.turn
+    seen = read_view(GAME.view(state, seat), seat)
+    hidden = sorted(list(state.stock) + list(state.hands[1 - seat]))
+    unseen = seen.unseen()
+    assert len(unseen) == 94 - len(state.table) - len(state.hands[seat])
+    for tile in set(hidden):  # discards are unseen too, so unseen holds at least these
+        assert unseen.count(tile) >= hidden.count(tile)
