@@ -81,7 +81,8 @@ def run(args: argparse.Namespace) -> int:
         )
     except BotError as exc:
         fail(str(exc), status=1)
-    print_summary(arena.summaries, players == 1, Console(file=sys.stdout))
+    width = None if sys.stdout.isatty() else 132  # keep the table on one line per bot in logs
+    print_summary(arena.summaries, players == 1, Console(file=sys.stdout, width=width))
     print(f"{args.games} games in {arena.settings['wall_s']} s with {args.jobs} job(s)")
     if args.out:
         Path(args.out).write_text(json.dumps(arena.to_json()) + "\n", encoding="utf-8")
