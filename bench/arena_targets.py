@@ -126,7 +126,7 @@ def bench() -> None:
             holds,
             f"{time.perf_counter() - started:.0f}",
         )
-    Console().print(table)
+    Console(width=132).print(table)
 
 
 if __name__ == "__main__":
