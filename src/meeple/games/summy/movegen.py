@@ -6,14 +6,15 @@ values, ``count()`` or ``len()`` it, ask ``placement in moves`` (a direct
 legality check through the rules engine, no enumeration).
 
 How: a placement is fully described by its direction and its run (see
-:mod:`meeple.games.summy.movegen_windows`), so the generator lists every
-candidate run ("window") of every line holding an old tile, then fills each
-window's empty cells with :func:`meeple.games.summy.movegen_solve.solve`.
+:mod:`meeple.games.summy.movegen_windows`), so the generator lists, on every
+line holding an old tile, each cell a run may start on with the stretch of
+cells such runs may cover, and :func:`meeple.games.summy.movegen_solve.solve`
+finds every true equation filling a prefix of that stretch.
 
 Order (deterministic): horizontal moves first, then vertical; by line (row
 for ``H``, column for ``V``) ascending; within a line by the run's first cell,
 then its last cell; within a run by the placed tiles read in order, compared
-as text (``0-9`` < ``+`` ... by code point: ``+ - 0..9 : = x``).
+as text (by code point: ``+ - 0..9 : = x``).
 
 Discards and pass are not placements: the game engine lists those.
 
