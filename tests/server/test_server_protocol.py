@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 from server_harness import Client, LiveServer, Socket, brain, play_out
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 
 def slide_pair(server: LiveServer) -> tuple[Client, Client, str]:
@@ -176,3 +178,18 @@ def test_sync_message_resends_from_a_version(server: LiveServer) -> None:
     a.send({"type": "sync", "since": 1})
     assert a.recv() == {"type": "resume", "from": 1, "to": 3}
     assert [a.recv()["version"] for _ in range(2)] == [2, 3]
+
+
+def test_a_page_on_another_site_cannot_use_a_players_cookie(server: LiveServer) -> None:
+    alice, _bob, table_id = slide_pair(server)
+    url = f"{server.ws_url}/ws/tables/{table_id}"
+    headers = {"Cookie": alice.cookie_header(), "Origin": "https://evil.example"}
+    with (
+        connect(url, additional_headers=headers, legacy=True) as ws,
+        pytest.raises(ConnectionClosed) as closed,
+    ):
+        ws.recv(timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+    own = {"Cookie": alice.cookie_header(), "Origin": server.url}
+    with connect(url, additional_headers=own, legacy=True) as ws:
+        assert json.loads(ws.recv(timeout=10))["seat"] == 0

@@ -12,6 +12,7 @@ import contextlib
 import json
 import logging
 from typing import Any
+from urllib.parse import urlparse
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
@@ -196,6 +197,17 @@ class TableConnection:
         )
 
 
+def same_origin(websocket: WebSocket) -> bool:
+    """Whether a browser opened the socket from this server's own pages.
+
+    The session cookie is sent with a WebSocket handshake from any site, so a
+    page elsewhere must not act as its visitor; clients that are not browsers
+    send no ``Origin`` and are let in.
+    """
+    origin = websocket.headers.get("origin")
+    return origin is None or urlparse(origin).netloc == websocket.headers.get("host")
+
+
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(
     websocket: WebSocket, table_id: str, since: int | None = None, invite: str | None = None
@@ -204,6 +216,9 @@ async def table_socket(
     services: Services = websocket.app.state.services
     user = await websocket_user(websocket)
     await websocket.accept()
+    if not same_origin(websocket):
+        await websocket.close(POLICY_VIOLATION, "connect from this site's own pages")
+        return
     try:
         table = await services.tables.get(table_id)
     except TableError:
