@@ -68,12 +68,15 @@ def test_solo_never_passes_to_win() -> None:
     assert not should_pass_to_win(read_view(view, 0))
 
 
-def test_unseen_tiles_are_the_bag_minus_table_and_hand() -> None:
-    state = greedy_states("summy", 11, 2)[6]
+@pytest.mark.parametrize("index", [2, 6, 10])
+def test_unseen_tiles_are_the_bag_minus_table_hand_and_own_discards(index: int) -> None:
+    state = greedy_states("summy", 11, 2)[index]
     seat = state.turn
-    seen = read_view(GAME.view(state, seat), seat)
+    view = GAME.view(state, seat)
+    seen = read_view(view, seat)
+    mine = len(state.table) + len(state.hands[seat]) + len(view["my_discards"])
     hidden = sorted(list(state.stock) + list(state.hands[1 - seat]))
     unseen = seen.unseen()
-    assert len(unseen) == 94 - len(state.table) - len(state.hands[seat])
-    for tile in set(hidden):  # discards are unseen too, so unseen holds at least these
+    assert len(unseen) == 94 - mine
+    for tile in set(hidden):  # the other seat's discards are unseen too: at least these
         assert unseen.count(tile) >= hidden.count(tile)

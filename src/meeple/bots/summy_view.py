@@ -2,8 +2,9 @@
 
 The view of a seat is a valid position JSON (its hand, the table tiles, the
 equations), plus public counts: scores, the stock, the hand sizes and how
-many tiles each seat discarded. The tiles a bot has not seen (the other
-hand, the stock, every discard) are the bag minus the table and its hand.
+many tiles each seat discarded, and the tiles the seat itself discarded.
+The tiles a bot has not seen (the other hand, the stock, the other seat's
+discards) are the bag minus the table, its hand and its own discards.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ class SummySeen:
     hand_sizes: tuple[int, ...]
     idle_turns: int
     turn: Seat | None
+    my_discards: tuple[str, ...] = ()
 
     @property
     def hand(self) -> tuple[str, ...]:
@@ -40,6 +42,7 @@ class SummySeen:
         left = Counter(BAG)
         left.subtract(self.position.tiles.values())
         left.subtract(self.position.hand)
+        left.subtract(self.my_discards)
         return sorted(tile for tile, count in left.items() for _ in range(max(0, count)))
 
     def opponent(self) -> Seat | None:
@@ -58,6 +61,7 @@ def read_view(view: dict[str, JSON], seat: Seat) -> SummySeen:
         hand_sizes=tuple(int(n) for n in view["hand_sizes"]),
         idle_turns=int(view["idle_turns"]),
         turn=view.get("turn"),
+        my_discards=tuple(str(t) for t in view.get("my_discards") or ()),
     )
 
 
