@@ -158,6 +158,9 @@ def test_ratings_history_profiles_and_leaderboard(
         assert board[0]["rating"] > board[1]["rating"]
     profile = alice.get("/api/users/alice")
     assert profile["finished"] == {"summy": 1, "slide": 1}
+    slide_winners = alice.get(f"/api/tables/{slide_game.table_id}")["table"]["result"]["winners"]
+    expected_wins = {"summy": 0 in summy_result["winners"], "slide": 0 in slide_winners}
+    assert profile["won"] == {game: 1 for game, won in expected_wins.items() if won}
     assert {r["game"] for r in profile["ratings"]} == {"summy", "slide"}
     history = alice.get("/api/users/alice/history/slide")
     assert [h["table_id"] for h in history] == [slide_game.table_id]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -179,15 +179,14 @@ def leaderboard(session: Session, game: str, limit: int) -> list[tuple[Rating, s
     return [(rating, name) for rating, name in rows]
 
 
-def finished_counts(session: Session, user_id: int) -> dict[str, Any]:
-    """Games finished per game for a user: ``{game: count}``."""
+def finished_games(session: Session, user_id: int) -> list[tuple[str, int, dict[str, Any]]]:
+    """``(game, seat, result)`` of every finished game a user sat at."""
     rows = session.execute(
-        select(GameTable.game, func.count())
+        select(GameTable.game, TableSeat.seat, GameTable.result)
         .join(TableSeat, TableSeat.table_id == GameTable.id)
         .where(TableSeat.user_id == user_id, GameTable.status == "finished")
-        .group_by(GameTable.game)
     )
-    return {game: count for game, count in rows}
+    return [(game, seat, result or {}) for game, seat, result in rows]
 
 
 def open_public_tables(

@@ -147,7 +147,8 @@ class ProfileOut(BaseModel):
 
     user: UserPublic
     ratings: list[RatingOut]
-    finished: dict[str, int]
+    finished: dict[str, int] = Field(description="games finished, per game")
+    won: dict[str, int] = Field(description="games won (shared victories too), per game")
     recent_tables: list[dict[str, Any]]
 
 

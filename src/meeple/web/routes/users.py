@@ -32,10 +32,19 @@ def check_game(game: str) -> None:
 
 @router.get("/users/{name}", response_model=ProfileOut)
 async def profile(name: str, services: ServicesDep) -> ProfileOut:
-    """A player's profile: ratings per game (games, wins), finished games, recent tables."""
+    """A player's profile: ratings per game, games finished and won per game, recent tables.
+
+    ``finished`` and ``won`` count every finished game, rated or not (a shared
+    victory is a win); ``ratings`` hold rated games only.
+    """
     user = await user_named(services, name)
     ratings = await services.db.run(queries.user_ratings, user.id)
-    finished = await services.db.run(queries.finished_counts, user.id)
+    finished: dict[str, int] = {}
+    won: dict[str, int] = {}
+    for game, seat, result in await services.db.run(queries.finished_games, user.id):
+        finished[game] = finished.get(game, 0) + 1
+        if seat in result.get("winners", []):
+            won[game] = won.get(game, 0) + 1
     recent = await services.db.run(queries.tables_of_user, user.id, 20)
     return ProfileOut(
         user=public(user),
@@ -51,6 +60,7 @@ async def profile(name: str, services: ServicesDep) -> ProfileOut:
             for r in ratings
         ],
         finished=finished,
+        won=won,
         recent_tables=[
             {
                 "id": t.id,
