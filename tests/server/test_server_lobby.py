@@ -102,6 +102,8 @@ def test_the_lobby_lists_public_open_tables_live(server: LiveServer) -> None:
     gone = json.loads(lobby.recv(timeout=10))
     assert gone == {"type": "gone", "id": public["id"], "status": "playing"}
     assert host.get("/api/tables", game="slide") == []
+    watchable = host.get("/api/tables", game="slide", status="playing")
+    assert [t["id"] for t in watchable] == [public["id"]]
     lobby.close()
 
 

@@ -190,10 +190,13 @@ def finished_games(session: Session, user_id: int) -> list[tuple[str, int, dict[
 
 
 def open_public_tables(
-    session: Session, game: str | None, limit: int = 100
+    session: Session, game: str | None, limit: int = 100, status: str = "open"
 ) -> list[tuple[GameTable, list[TableSeat]]]:
-    """Public tables waiting for players (optionally of one game), oldest first, with seats."""
-    query = select(GameTable).where(GameTable.status == "open", GameTable.private.is_(False))
+    """Public tables with this status (optionally of one game), oldest first, with seats.
+
+    The default, ``"open"``, gives the tables waiting for players.
+    """
+    query = select(GameTable).where(GameTable.status == status, GameTable.private.is_(False))
     if game is not None:
         query = query.where(GameTable.game == game)
     tables = list(session.scalars(query.order_by(GameTable.created_at).limit(limit)))

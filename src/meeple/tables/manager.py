@@ -171,9 +171,9 @@ class TableManager:
             user_id, user_name, TableSpec(game=game, seats=players, auto_start=True)
         )
 
-    async def lobby(self, game: str | None = None) -> list[dict[str, JSON]]:
-        """The public tables waiting for players."""
-        rows = await self.db.run(queries.open_public_tables, game)
+    async def lobby(self, game: str | None = None, status: str = OPEN) -> list[dict[str, JSON]]:
+        """The public tables waiting for players (or, with ``status="playing"``, to watch)."""
+        rows = await self.db.run(queries.open_public_tables, game, 100, status)
         return [(await self.get(row.id)).summary() for row, _seats in rows]
 
     async def lobby_changed(self, table: Table) -> None:

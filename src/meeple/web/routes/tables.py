@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException, Query
 
@@ -69,9 +69,15 @@ async def find(services: Any, table_id: str, user: User | None, invite: str | No
 
 
 @router.get("/tables", response_model=list[dict[str, Any]])
-async def lobby(services: ServicesDep, game: str | None = None) -> list[dict[str, Any]]:
-    """The public tables waiting for players (live updates: the ``/ws/lobby`` socket)."""
-    tables: list[dict[str, Any]] = await services.tables.lobby(game)
+async def lobby(
+    services: ServicesDep,
+    game: str | None = None,
+    status: Literal["open", "playing"] = Query(
+        "open", description="open: waiting for players; playing: games to watch"
+    ),
+) -> list[dict[str, Any]]:
+    """The public tables waiting for players (live: ``/ws/lobby``), or those being played."""
+    tables: list[dict[str, Any]] = await services.tables.lobby(game, status)
     return tables
 
 
