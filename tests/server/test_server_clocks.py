@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from server_harness import LiveServer, Socket, make_settings, play_out, start_server
 
 
@@ -168,3 +170,20 @@ def test_a_restart_keeps_the_move_clock_where_it_was(tmp_path: Path) -> None:
         advance_until(second, watcher, timeout_of(0), step=16)
     finally:
         second.stop()
+
+
+def test_a_bot_that_overruns_its_budget_is_not_waited_for(
+    server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def never_answers(*_args: Any) -> Any:
+        await asyncio.sleep(3600)
+
+    monkeypatch.setattr(server.services.bots, "choose", never_answers)
+    alice = server.client("alice")
+    alice.guest()
+    table_id = alice.create_table(game="slide", seats=2, bots={"1": "expert"})["table"]["id"]
+    sock = alice.connect(table_id)
+    sock.recv()
+    alice.post(f"/api/tables/{table_id}/start")
+    moved = sock.recv_until(lambda m: m.get("kind") == "action" and m["seat"] == 1, timeout=15)
+    assert moved["data"]["by"] == "bot"

@@ -416,10 +416,7 @@ class Table:
             for _attempt in range(5):
                 if self.snap.status != PLAYING or seat not in self.game.to_act(self.snap.state):
                     return
-                view = self.game.view(self.snap.state, seat)
-                seed = bot_seed(self.info.seed, seat)
-                budget = self.ctx.settings.bot_budget_s
-                action = await self.ctx.bots.choose(self.info.game, level, seed, view, seat, budget)
+                action = await self._choose(seat, level)
                 async with self.lock:
                     if deadline is not None and self.deadlines.get(seat) != deadline:
                         return
@@ -457,6 +454,30 @@ class Table:
         finally:
             if self._thinking.get(seat) is asyncio.current_task():
                 del self._thinking[seat]
+
+    async def _choose(self, seat: int, level: str) -> JSON:
+        """The bot's choice for ``seat``; if it overruns its budget badly, the first legal action.
+
+        The game must go on: a bot that has not answered within four times its
+        budget (and a second) is not waited for.
+        """
+        state = self.snap.state
+        budget = self.ctx.settings.bot_budget_s
+        choice = self.ctx.bots.choose(
+            self.info.game,
+            level,
+            bot_seed(self.info.seed, seat),
+            self.game.view(state, seat),
+            seat,
+            budget,
+        )
+        try:
+            return await asyncio.wait_for(choice, timeout=4 * budget + 1)
+        except TimeoutError:
+            log.warning("table %s: the %s bot overran; seat %s plays its first legal action",
+                        self.info.id, level, seat)  # fmt: skip
+            first = next(iter(self.game.legal_actions(state, seat)))
+            return self.game.action_json(first)
 
     async def shutdown(self) -> None:
         """Stop the clock and the bots of this table (the server is stopping)."""
