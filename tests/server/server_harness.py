@@ -109,6 +109,7 @@ class LiveServer:
     server: uvicorn.Server
     thread: threading.Thread
     received: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    clients: list[Client] = field(default_factory=list)
 
     @property
     def ws_url(self) -> str:
@@ -116,11 +117,15 @@ class LiveServer:
         return "ws" + self.url.removeprefix("http")
 
     def client(self, label: str = "client") -> Client:
-        """A new client with its own cookie jar."""
-        return Client(self, label)
+        """A new client with its own cookie jar (closed with the server)."""
+        client = Client(self, label)
+        self.clients.append(client)
+        return client
 
     def stop(self) -> None:
-        """Shut the server down and wait for it."""
+        """Close every client, shut the server down and wait for it."""
+        for client in self.clients:
+            client.close()
         self.server.should_exit = True
         self.thread.join(timeout=20)
 
@@ -156,6 +161,7 @@ class Client:
         self.label = label
         self.http = httpx.Client(base_url=server.url, timeout=30)
         self.user: dict[str, Any] | None = None
+        self.sockets: list[Socket] = []
 
     def post(self, path: str, body: Any = None, expect: int | None = 200) -> Any:
         """POST JSON; checks the status when ``expect`` is given; returns the JSON body."""
@@ -196,14 +202,18 @@ class Client:
         url = f"{self.server.ws_url}/ws/tables/{table_id}" + (
             "?" + "&".join(query) if query else ""
         )
-        return Socket(self, url)
+        sock = Socket(self, url)
+        self.sockets.append(sock)
+        return sock
 
     def cookie_header(self) -> str:
         """The Cookie header a browser would send."""
         return "; ".join(f"{name}={value}" for name, value in self.http.cookies.items())
 
     def close(self) -> None:
-        """Close the HTTP session."""
+        """Close this client's sockets and its HTTP session."""
+        for sock in self.sockets:
+            sock.close()
         self.http.close()
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from server_harness import GAMES, Client, free_port, play_out
+from server_harness import GAMES, Client, Socket, free_port, play_out
 
 import meeple
 from meeple.games.base import GameRecord, replay
@@ -89,6 +89,7 @@ def test_sigkill_mid_game_then_restart_loses_nothing(tmp_path: Path) -> None:
     data_home = tmp_path
     port = free_port()
     first = ServeProcess(data_home, port)
+    seats: dict[int, Socket] = {}
     try:
         remote = RemoteServer(first.url)
         alice, bob = client_of(remote, "alice"), client_of(remote, "bob")
@@ -107,6 +108,8 @@ def test_sigkill_mid_game_then_restart_loses_nothing(tmp_path: Path) -> None:
         seen = {seat: sock.version for seat, sock in seats.items()}
     finally:
         first.kill()
+        for sock in seats.values():
+            sock.close()
     assert (data_home / "meeple" / "meeple.db").exists()
     assert (data_home / "meeple" / "secret_key").exists()
 
@@ -137,4 +140,6 @@ def test_sigkill_mid_game_then_restart_loses_nothing(tmp_path: Path) -> None:
         assert [e["version"] for e in events] == list(range(1, len(events) + 1))
         assert sum(e["kind"] == "action" for e in events) == len(record.actions)
     finally:
+        for client in (alice, bob):
+            client.close()
         second.stop()
