@@ -35,7 +35,7 @@ from rich.table import Table
 
 from meeple.games.summy.game import GAME
 from meeple.games.summy.movegen import best_moves, legal_moves
-from meeple.games.summy.movegen_solve import solve
+from meeple.games.summy.movegen_solve import clear_caches
 from meeple.games.summy.tiles import HAND_SIZE, Discard, Pass, Placement, Position
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "games" / "summy"))
@@ -75,7 +75,7 @@ def time_each(
     cpu: list[float] = []
     found = 0
     for position in positions:
-        solve.cache_clear()
+        clear_caches()
         if warm:
             run(position)
         start, start_cpu = time.perf_counter(), time.process_time()

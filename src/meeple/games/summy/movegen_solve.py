@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from meeple.games.summy.movegen_digit import digit_equations
 from meeple.games.summy.tiles import HAND_SIZE
 
 HOLE = "?"
@@ -46,6 +47,15 @@ def solve(pattern: str, hand: str) -> tuple[tuple[int, str], ...]:
     Sorted by ``end`` then ``filling``. ``hand`` must be sorted (it is a cache key).
     """
     size = len(pattern)
+    block = pattern.strip(HOLE)
+    if len(block) == 1 and block in _DIGIT_VALUE and size >= 5 and hand:
+        # One old digit and empty cells: one search per hand serves every such stretch.
+        lead = pattern.index(block)
+        return tuple(
+            (length - 1, filling)
+            for length, filling in digit_equations(hand).get(block, {}).get(lead, ())
+            if length <= size and len(filling) <= HAND_SIZE
+        )
     first_old = next((i for i, cell in enumerate(pattern) if cell != HOLE), size)
     if size < 5 or not hand or first_old == size:
         return ()
@@ -226,6 +236,12 @@ def solve(pattern: str, hand: str) -> tuple[tuple[int, str], ...]:
     extend(0, -1, False, 0, 1, 0, 1, _NEW_TERM, 1, False)
     found.sort()
     return tuple(found)
+
+
+def clear_caches() -> None:
+    """Forget every cached search (for timing a cold start)."""
+    solve.cache_clear()
+    digit_equations.cache_clear()
 
 
 _NEVER = 1 << 10
