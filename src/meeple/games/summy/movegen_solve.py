@@ -71,13 +71,18 @@ def solve(pattern: str, hand: str) -> tuple[tuple[int, str], ...]:
     limits = [10**length for length in _longest_right_sides(pattern, counts["="] > 0)]
     for tile in "-:x0":
         counts.setdefault(tile, 0)
-    # Which of "-", ":", "x", "0" are fixed at index >= i: they can still lower the value.
-    ahead = [frozenset(c for c in pattern[i:] if c in "-:x0") for i in range(size + 1)]
+    # Whether a "-", ":", "x" or "0" is fixed at index >= i: they can still lower the value.
+    minus_ahead = ["-" in pattern[i:] for i in range(size + 1)]
+    divide_ahead = [":" in pattern[i:] for i in range(size + 1)]
+    times_ahead = ["x" in pattern[i:] for i in range(size + 1)]
+    zero_ahead = ["0" in pattern[i:] for i in range(size + 1)]
     # Digits that may still go anywhere after cell i: the hand's, and the old ones ahead.
     digits_ahead = [sum(c in _DIGIT_VALUE for c in pattern[i:]) for i in range(size + 1)]
     loose_digits = [sum(n for t, n in counts.items() if t in _DIGIT_VALUE)]
     if need[0] > max_tiles:
         return ()
+    # The most tiles the left side may hold before cell i and still leave enough.
+    room = [min(max_tiles - n, loose - m) for n, m in zip(need, need_without_equals, strict=True)]
     digit_tiles = sorted((t, _DIGIT_VALUE[t]) for t in counts if t in _DIGIT_VALUE)
     op_tiles = sorted(t for t in counts if t in "+-x:")
     chosen: list[str] = []
@@ -128,7 +133,7 @@ def solve(pattern: str, hand: str) -> tuple[tuple[int, str], ...]:
         The left side so far is worth ``sn/sd`` plus ``sign`` times the term
         ``tn/td``, which ``num`` joins by ``mulop``.
         """
-        if len(chosen) + need[i] > max_tiles or len(chosen) + need_without_equals[i] > loose:
+        if len(chosen) > room[i]:
             return
         cell = pattern[i]
         last = i + 1 == size
@@ -181,20 +186,27 @@ def solve(pattern: str, hand: str) -> tuple[tuple[int, str], ...]:
         if sign > 0:
             # A lower bound of the final value (nothing after can lower the
             # committed part but a subtraction, nor the current term but a
-            # division or a "x0") against the most the right side can hold.
+            # division or a "x0") against the most the right side can hold:
+            # any expression of d digits is below 10^d, and the right side and
+            # what is subtracted share the digits left.
             digits = loose_digits[0] + digits_ahead[after]
+            most = _POW10[digits]
             low_n, low_d = sn, sd
             if mulop != _DIV and not (
-                (counts["x"] or "x" in ahead[after]) and (counts["0"] or "0" in ahead[after])
+                (counts["x"] or times_ahead[after]) and (counts["0"] or zero_ahead[after])
             ):
-                term_n = num if mulop == _NEW_TERM else tn * num
-                term_d = 1 if mulop == _NEW_TERM else td
-                if counts[":"] or ":" in ahead[after]:
-                    term_d *= _POW10[digits]
+                if mulop == _NEW_TERM:
+                    term_n, term_d = num, 1
+                else:
+                    term_n, term_d = tn * num, td
+                if counts[":"] or divide_ahead[after]:
+                    term_d *= most
                 low_n, low_d = sn * term_d + term_n * sd, sd * term_d
-            bound = min(limits[after], _POW10[digits])
-            if counts["-"] or "-" in ahead[after]:
-                bound += _POW10[digits]
+            limit = limits[after]
+            bound = limit if limit < most else most
+            if digits > 1 and (counts["-"] or minus_ahead[after]):
+                share = most // 10
+                bound = max(bound, (limit if limit < share else share) + share)
             if low_n >= bound * low_d:
                 return
         if after == size:
