@@ -4,7 +4,7 @@ The stretches that cost most are one old digit in an otherwise empty part
 of a line (``"???3?????"``): the runs through it read ``L + digit + R`` with
 ``L`` and ``R`` from the hand. A table shows many of them, with different
 digits and offsets, and searching each apart enumerates nearly the same left
-sides again and again. :func:`digit_equations` finds, once per hand, every
+sides again and again. :func:`lone_tile_equations` finds, once per hand, every
 true equation that uses hand tiles and exactly one extra digit (the old
 tile), for every value of that digit, filed by digit and by the digit's
 offset in the equation.
@@ -23,7 +23,7 @@ form). Where the hand's ``=`` can follow:
 - if not, the old digit lies in the right side: any digit of the value's
   text whose others the hand holds.
 
->>> digit_equations("1+=2")["3"]
+>>> lone_tile_equations("1+=2")["3"]
 {4: ((5, '1+2='), (5, '2+1='))}
 """
 
@@ -48,14 +48,8 @@ def _split(form: int) -> tuple[int, int]:
     return form - (b << _SHIFT), b
 
 
-def _at(form: int, w: int) -> int:
-    """The value of a linear form for the digit ``w``."""
-    a, b = _split(form)
-    return a + b * w
-
-
 @lru_cache(maxsize=1 << 10)
-def digit_equations(hand: str) -> dict[str, dict[int, tuple[tuple[int, str], ...]]]:
+def lone_tile_equations(hand: str) -> dict[str, dict[int, tuple[tuple[int, str], ...]]]:
     """Every true equation of tiles of ``hand`` and one extra digit: digit -> offset -> runs.
 
     For each digit and each offset of that (old) digit in the equation:
@@ -66,8 +60,8 @@ def digit_equations(hand: str) -> dict[str, dict[int, tuple[tuple[int, str], ...
     counts: dict[str, int] = {}
     for tile in hand:
         counts[tile] = counts.get(tile, 0) + 1
-    if not counts.get("="):
-        return {}
+    # Without an "=" in the hand only the old "=" can make an equation: no wildcard.
+    use_w = counts.get("=", 0) > 0
     for tile in "-:x0":
         counts.setdefault(tile, 0)
     tiles = [t for t in sorted(counts) if t != "="]
@@ -96,12 +90,15 @@ def digit_equations(hand: str) -> dict[str, dict[int, tuple[tuple[int, str], ...
             if total_n < 0 or total_n % total_d:
                 return
             right = str(total_n // total_d)
-            if len(right) > loose + 1:
+            if len(right) > loose + use_w:
                 return
             left = "".join(chosen)
-            for at, digit in enumerate(right):
-                if holds(right[:at] + right[at + 1 :]):
-                    record(digit, len(left) + 1 + at, f"{left}={right}")
+            if len(right) <= loose and holds(right):
+                record("=", len(left), f"{left}={right}")  # The old tile is the "=".
+            if use_w:
+                for at, digit in enumerate(right):
+                    if holds(right[:at] + right[at + 1 :]):
+                        record(digit, len(left) + 1 + at, f"{left}={right}")
             return
         if not loose:
             return
@@ -130,27 +127,30 @@ def digit_equations(hand: str) -> dict[str, dict[int, tuple[tuple[int, str], ...
         is below 10^*d*. With ``W`` placed, every digit is checked.
         """
         free_w = wild[0] < 0
-        digits = loose_digits[0] + free_w
-        zero_ahead = counts["0"] or free_w
-        term_free = mulop != _DIV and not (counts["x"] and zero_ahead)
-        bound = _POW10[digits] * (2 if counts["-"] else 1)
+        digits = loose_digits[0] + (free_w and use_w)
+        # With a subtraction the right side and what is subtracted share the
+        # digits: their sum is still below 10^d.
+        bound = _POW10[digits]
+        term_free = mulop != _DIV and not (counts["x"] and (counts["0"] or (free_w and use_w)))
+        lanes: list[tuple[int, int, int, int, int]]
         if free_w:
-            lanes: tuple[int, ...] = (0,)
+            lanes = [(sn, sd, tn, td, num)]
         else:
-            lanes = (wild[1], 9)
-        for w in lanes:
-            if free_w:
-                s_n, s_d = sn, sd
-            else:
-                if w == 0 and (_at(sd, 0) == 0 or _at(td, 0) == 0):
-                    w = 1  # W divides: 0 is no lane (division by zero).
-                s_n, s_d = _at(sn, w), _at(sd, w)
+            sna, snb = _split(sn)
+            sda, sdb = _split(sd)
+            tna, tnb = _split(tn)
+            tda, tdb = _split(td)
+            nua, nub = _split(num)
+            first = wild[1]
+            if first == 0 and (sda == 0 or tda == 0):
+                first = 1  # W divides: 0 is no lane (division by zero).
+            lanes = [
+                (sna + snb * w, sda + sdb * w, tna + tnb * w, tda + tdb * w, nua + nub * w)
+                for w in (first, 9)
+            ]
+        for s_n, s_d, t_n, t_d, n_v in lanes:
             low_n, low_d = s_n, s_d
             if term_free:
-                if free_w:
-                    t_n, t_d, n_v = tn, td, num
-                else:
-                    t_n, t_d, n_v = _at(tn, w), _at(td, w), _at(num, w)
                 term_n = n_v if mulop == _NEW_TERM else t_n * n_v
                 term_d = 1 if mulop == _NEW_TERM else t_d
                 if term_d <= 0:
@@ -158,9 +158,7 @@ def digit_equations(hand: str) -> dict[str, dict[int, tuple[tuple[int, str], ...
                 if counts[":"]:
                     term_d *= _POW10[digits]
                 low_n, low_d = s_n * term_d + term_n * s_d, s_d * term_d
-            if low_d < 0:
-                low_n, low_d = -low_n, -low_d
-            if low_n < bound * low_d:
+            if low_d <= 0 or low_n < bound * low_d:
                 return False
         return True
 
@@ -190,7 +188,7 @@ def digit_equations(hand: str) -> dict[str, dict[int, tuple[tuple[int, str], ...
                     chosen.pop()
                     loose_digits[0] += 1
                     counts[tile] += 1
-            if wild[0] < 0:
+            if use_w and wild[0] < 0:
                 wild[0] = len(chosen)
                 chosen.append(WILDCARD)
                 digit(_W, num, lead0, sn, sd, tn, td, mulop, sign, has_op)

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from meeple.games.summy.movegen_digit import digit_equations
+from meeple.games.summy.movegen_digit import lone_tile_equations
 from meeple.games.summy.tiles import HAND_SIZE
 
 HOLE = "?"
@@ -48,12 +48,12 @@ def solve(pattern: str, hand: str) -> tuple[tuple[int, str], ...]:
     """
     size = len(pattern)
     block = pattern.strip(HOLE)
-    if len(block) == 1 and block in _DIGIT_VALUE and size >= 5 and hand:
-        # One old digit and empty cells: one search per hand serves every such stretch.
+    if len(block) == 1 and (block in _DIGIT_VALUE or block == "=") and size >= 5 and hand:
+        # One old digit or "=" amid empty cells: one search per hand serves every such stretch.
         lead = pattern.index(block)
         return tuple(
             (length - 1, filling)
-            for length, filling in digit_equations(hand).get(block, {}).get(lead, ())
+            for length, filling in lone_tile_equations(hand).get(block, {}).get(lead, ())
             if length <= size and len(filling) <= HAND_SIZE
         )
     first_old = next((i for i, cell in enumerate(pattern) if cell != HOLE), size)
@@ -253,7 +253,7 @@ def solve(pattern: str, hand: str) -> tuple[tuple[int, str], ...]:
 def clear_caches() -> None:
     """Forget every cached search (for timing a cold start)."""
     solve.cache_clear()
-    digit_equations.cache_clear()
+    lone_tile_equations.cache_clear()
 
 
 _NEVER = 1 << 10
