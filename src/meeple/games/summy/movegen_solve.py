@@ -69,13 +69,14 @@ def solve(pattern: str, hand: str) -> tuple[tuple[int, str], ...]:
     need, need_without_equals = _tiles_needed(pattern, first_old, counts["="] > 0)
     loose = len(hand) - counts["="]
     limits = [10**length for length in _longest_right_sides(pattern, counts["="] > 0)]
-    for tile in "-:x0":
+    for tile in "+-:x0":
         counts.setdefault(tile, 0)
     # Whether a "-", ":", "x" or "0" is fixed at index >= i: they can still lower the value.
     minus_ahead = ["-" in pattern[i:] for i in range(size + 1)]
     divide_ahead = [":" in pattern[i:] for i in range(size + 1)]
     times_ahead = ["x" in pattern[i:] for i in range(size + 1)]
     zero_ahead = ["0" in pattern[i:] for i in range(size + 1)]
+    plus_ahead = ["+" in pattern[i:] for i in range(size + 1)]
     # Digits that may still go anywhere after cell i: the hand's, and the old ones ahead.
     digits_ahead = [sum(c in _DIGIT_VALUE for c in pattern[i:]) for i in range(size + 1)]
     loose_digits = [sum(n for t, n in counts.items() if t in _DIGIT_VALUE)]
@@ -208,6 +209,22 @@ def solve(pattern: str, hand: str) -> tuple[tuple[int, str], ...]:
                 share = most // 10
                 bound = max(bound, (limit if limit < share else share) + share)
             if low_n >= bound * low_d:
+                return
+        elif mulop != _DIV and not (
+            (counts["x"] or times_ahead[after]) and (counts["0"] or zero_ahead[after])
+        ):
+            # The current term is subtracted and only grows (no division or
+            # "x0" ahead): what follows adds less than 10^d (nothing without a
+            # "+"), and the value must not end below 0.
+            digits = loose_digits[0] + digits_ahead[after]
+            if mulop == _NEW_TERM:
+                term_n, term_d = num, 1
+            else:
+                term_n, term_d = tn * num, td
+            if counts[":"] or divide_ahead[after]:
+                term_d *= _POW10[digits]
+            added = _POW10[digits] if counts["+"] or plus_ahead[after] else 0
+            if sn * term_d - term_n * sd + added * sd * term_d < 0:
                 return
         if after == size:
             return
