@@ -156,6 +156,13 @@ def lone_tile_equations(hand: str) -> dict[str, dict[int, tuple[tuple[int, str],
                 if term_d <= 0:
                     return False
                 if counts[":"]:
+                    # Divisors and the right side share the digits: with
+                    # S >= 0, S + T < 10^d (see movegen_solve), else T/10^d.
+                    if s_n >= 0 and s_d > 0:
+                        low_n, low_d = s_n * term_d + term_n * s_d, s_d * term_d
+                        if low_n < bound * low_d:
+                            return False
+                        continue
                     term_d *= _POW10[digits]
                 low_n, low_d = s_n * term_d + term_n * s_d, s_d * term_d
             if low_d <= 0 or low_n < bound * low_d:

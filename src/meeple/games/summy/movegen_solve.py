@@ -201,6 +201,11 @@ def solve(pattern: str, hand: str) -> tuple[tuple[int, str], ...]:
                 else:
                     term_n, term_d = tn * num, td
                 if counts[":"] or divide_ahead[after]:
+                    # Divisors (below 10^b) and the right side (below 10^r)
+                    # share the digits, r + b <= d: from S + T/10^b < 10^r,
+                    # S*10^b + T < 10^d, so S + T < 10^d if S >= 0.
+                    if sn >= 0 and (sn * term_d + term_n * sd) >= most * sd * term_d:
+                        return
                     term_d *= most
                 low_n, low_d = sn * term_d + term_n * sd, sd * term_d
             limit = limits[after]
