@@ -59,6 +59,24 @@ def solve(pattern: str, hand: str) -> tuple[tuple[int, str], ...]:
     first_old = next((i for i, cell in enumerate(pattern) if cell != HOLE), size)
     if size < 5 or not hand or first_old == size:
         return ()
+    gap = pattern.find(HOLE, first_old)
+    second = next((i for i in range(gap, size) if pattern[i] != HOLE), -1) if gap > 0 else -1
+    if second < 0:
+        return _search(pattern, hand, first_old)
+    # A run that ends before the second block of old tiles holds the first
+    # block only: it lies in a shorter stretch (often one old tile, and
+    # cached). The search proper looks only for runs that reach the second
+    # block, which it prunes by the tiles needed to get there.
+    return solve(pattern[: second - 1], hand) + _search(pattern, hand, second)
+
+
+def _search(pattern: str, hand: str, min_end: int) -> tuple[tuple[int, str], ...]:
+    """Every true equation in a prefix of ``pattern`` from ``hand`` that ends at ``min_end`` or on.
+
+    The depth-first search of :func:`solve`; ``pattern`` holds an old tile
+    at or before ``min_end``.
+    """
+    size = len(pattern)
     counts: dict[str, int] = {}
     for tile in hand:
         counts[tile] = counts.get(tile, 0) + 1
@@ -66,7 +84,7 @@ def solve(pattern: str, hand: str) -> tuple[tuple[int, str], ...]:
         return ()
     counts.setdefault("=", 0)
     max_tiles = min(HAND_SIZE, len(hand))
-    need, need_without_equals = _tiles_needed(pattern, first_old, counts["="] > 0)
+    need, need_without_equals = _tiles_needed(pattern, min_end, counts["="] > 0)
     loose = len(hand) - counts["="]
     limits = [10**length for length in _longest_right_sides(pattern, counts["="] > 0)]
     for tile in "+-:x0":
@@ -93,7 +111,7 @@ def solve(pattern: str, hand: str) -> tuple[tuple[int, str], ...]:
         """Record the equation whose left side is ``pattern[:i]`` and worth ``value``."""
         text = str(value)
         end = i + len(text)
-        if end >= size or end < first_old or (end + 1 < size and pattern[end + 1] != HOLE):
+        if end >= size or end < min_end or (end + 1 < size and pattern[end + 1] != HOLE):
             return
         placed_equals = pattern[i] == HOLE
         if placed_equals:
