@@ -45,7 +45,7 @@ def test_planned_work_fits_the_budget(game_name: str, level: str, budget_s: floa
 @pytest.mark.parametrize(
     ("game_name", "module", "rate"),
     [
-        ("summy", summy_expert, "EVALUATIONS_PER_SECOND"),
+        ("summy", summy_expert, "SEARCHES_PER_SECOND"),
         ("slide", slide_expert, "TAKES_PER_SECOND"),
     ],
 )

@@ -44,9 +44,10 @@ from meeple.games.base import JSON, Seat
 from meeple.games.summy.movegen import best_moves
 from meeple.games.summy.tiles import HAND_SIZE, Move, Position
 
-EVALUATIONS_PER_SECOND = 20
-"""Candidate-sample evaluations planned per second of budget (each one is two
-best-move searches, from 2 ms to a few hundred on a loaded machine)."""
+SEARCHES_PER_SECOND = 40
+"""Best-move searches planned per second of budget (from 1 ms to a few
+hundred each on a loaded machine); an evaluation takes two (the reply and
+the next turn), one solo."""
 
 TOP_BY_SCORE = 8
 """How many of the highest-scoring placements are considered at all."""
@@ -99,7 +100,8 @@ class ExpertSummyBot:
                 samples.append(draw_sample(seen, rng))
             return outcome(seen, candidates[index], *samples[sample])
 
-        evaluations = max(len(candidates), int(budget_s * EVALUATIONS_PER_SECOND))
+        per_evaluation = 1 if seen.opponent() is None else 2
+        evaluations = max(len(candidates), int(budget_s * SEARCHES_PER_SECOND / per_evaluation))
         best = best_by_halving(len(candidates), evaluate, evaluations, deadline)
         return candidates[best].action()
 
@@ -118,7 +120,9 @@ def candidate_moves(seen: SummySeen, rng: random.Random, deadline: Deadline) -> 
     for order, move in enumerate(moves):  # highest score first; the clock may stop it
         if weighed and deadline.expired():
             break
-        weighed.append((-weigh(seen, move, hands), order, move))
+        weighed.append(
+            (-weigh(seen, move, hands) + tile_cost(seen, len(move.placement.tiles)), order, move)
+        )
     ranked = [move for _, _, move in sorted(weighed)[:SHORTLIST]]
     candidates = [Candidate(m, (), kept_after(seen.hand, m)) for m in ranked]
     if seen.stock > 0 and seen.hand:
@@ -147,8 +151,7 @@ def outcome(
         position = after_move(position, candidate.move, opponent_hand)
     else:
         position = Position(position.tiles, position.equations, opponent_hand)
-    if seen.opponent() is None and seen.stock > 0:
-        gained -= SOLO_TILE_COST * (len(seen.hand) - len(candidate.kept))
+    gained -= tile_cost(seen, len(seen.hand) - len(candidate.kept))
     if seen.opponent() is not None:
         reply = best_moves(position, 1)
         if reply:
@@ -157,3 +160,8 @@ def outcome(
     refill = stock[: min(HAND_SIZE - len(candidate.kept), seen.stock)]
     mine = best_moves(Position(position.tiles, position.equations, (*candidate.kept, *refill)), 1)
     return gained + (mine[0].score if mine else 0)
+
+
+def tile_cost(seen: SummySeen, tiles: int) -> float:
+    """Solo, while the stock lasts: what using ``tiles`` tiles costs (0 otherwise)."""
+    return SOLO_TILE_COST * tiles if seen.opponent() is None and seen.stock > 0 else 0.0
