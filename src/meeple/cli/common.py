@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
+from meeple.games.base import GameRecord, RecordError
+
 
 class InputError(Exception):
     """Bad input named in one line; the command exits with status 2."""
@@ -34,3 +36,18 @@ def read_json_file(path: str) -> Any:
     except RecursionError:
         # json raises this on a few thousand nested brackets.
         raise InputError(f"{path} is nested too deeply to read as JSON") from None
+
+
+def read_record(path: str, game_name: str) -> GameRecord:
+    """The game record in ``path``; exits 2 in one line if it is unreadable or not valid."""
+    try:
+        record = GameRecord.from_json(read_json_file(path))
+    except InputError as exc:
+        fail(str(exc))
+    except RecordError as exc:
+        # A malformed action is a bad action (exit 1, like one that does not
+        # apply); a record that is not a record at all is bad input (exit 2).
+        fail(f"{path}: {exc}", status=2 if exc.index is None else 1)
+    if record.game != game_name:
+        fail(f"{path}: this is a {record.game!r} record, not {game_name!r}")
+    return record

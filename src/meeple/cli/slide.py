@@ -16,8 +16,8 @@ import argparse
 import json
 from typing import Any
 
-from meeple.cli.common import InputError, fail, read_json_file
-from meeple.games.base import JSON, GameRecord, RecordError, Result, replay
+from meeple.cli.common import InputError, fail, read_json_file, read_record
+from meeple.games.base import JSON, RecordError, Result, replay
 from meeple.games.slide import GAME
 from meeple.games.slide.grid import SIZE, final_tally, rows
 
@@ -41,12 +41,7 @@ def register(subparsers: Any) -> None:
 
 def run_replay(args: argparse.Namespace) -> int:
     """Replay ``args.record``; print the final grids and ranking (exit 1 on a bad action)."""
-    try:
-        record = GameRecord.from_json(read_json_file(args.record))
-    except InputError as exc:
-        fail(str(exc))
-    except RecordError as exc:
-        fail(str(exc), status=2 if exc.index is None else 1)
+    record = read_record(args.record, GAME.name)
     try:
         states = replay(GAME, record)
     except RecordError as exc:

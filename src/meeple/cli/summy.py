@@ -18,8 +18,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from meeple.cli.common import InputError, fail, read_json_file
-from meeple.games.base import GameRecord, IllegalAction, RecordError, replay
+from meeple.cli.common import InputError, fail, read_json_file, read_record
+from meeple.games.base import IllegalAction, RecordError, replay
 from meeple.games.summy import GAME
 from meeple.games.summy.formats import (
     FormatError,
@@ -126,14 +126,7 @@ def run_check(args: argparse.Namespace) -> int:
 
 def run_replay(args: argparse.Namespace) -> int:
     """Replay a record: final (or current) scores, or the first bad action and why."""
-    try:
-        record = GameRecord.from_json(read_json_file(args.record))
-    except InputError as exc:
-        fail(str(exc))
-    except RecordError as exc:
-        fail(f"{args.record}: {exc}")
-    if record.game != GAME.name:
-        fail(f"{args.record}: this is a {record.game!r} record, not 'summy'")
+    record = read_record(args.record, GAME.name)
     try:
         states = replay(GAME, record)
     except RecordError as exc:
