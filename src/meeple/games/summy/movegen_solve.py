@@ -21,6 +21,13 @@ that run is kept if the right side's cells and the hand's remaining tiles
 agree with the value's digits. Results are cached by ``(pattern, hand)``:
 the same stretch of fixed tiles and gaps recurs across the table and calls.
 
+Two shortcuts come first. A pattern holding one old digit or ``=`` and empty
+cells takes its runs from :func:`~meeple.games.summy.movegen_digit.lone_tile_equations`,
+one search per hand for all such stretches. A pattern with two blocks of old
+tiles or more takes the runs that end before the second block from the
+shorter pattern that stops there (solved and cached the same way), and
+searches only for runs that reach the second block.
+
 >>> solve("?+?=??", "1128")
 ((4, '112'),)
 >>> solve("???=?", "236x")
