@@ -54,7 +54,11 @@ def solve(pattern: str, hand: str) -> tuple[tuple[int, str], ...]:
     Sorted by ``end`` then ``filling``. ``hand`` must be sorted (it is a cache key).
     """
     size = len(pattern)
+    if not any(op in pattern or op in hand for op in "+-x:"):
+        return ()  # A left side needs an operator.
     block = pattern.strip(HOLE)
+    if block in _DIGIT_VALUE and "=" not in hand:
+        return ()  # One old digit and no "=".
     if len(block) == 1 and (block in _DIGIT_VALUE or block == "=") and size >= 5 and hand:
         # One old digit or "=" amid empty cells: one search per hand serves every such stretch.
         lead = pattern.index(block)
