@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from meeple.games.summy.movegen import best_moves, legal_moves
-from meeple.games.summy.movegen_solve import solve
+from meeple.games.summy.movegen_solve import _search, solve
 from meeple.games.summy.tiles import Cell, Equation, Placement, Position
 
 START: dict[Cell, str] = {(0, 0): "="}
@@ -153,3 +153,56 @@ def test_best_moves_break_ties_by_the_listing_order(n: int) -> None:
 )
 def test_solver_cases(pattern: str, hand: str, fillings: tuple[tuple[int, str], ...]) -> None:
     assert solve(pattern, "".join(sorted(hand))) == fillings
+
+
+LONE_TILE_HANDS = [
+    "1+=2",
+    "=12+3",
+    "0:=x5",
+    "-01349:=",
+    "11359:=x",
+    "2x3=6-",
+    "+-24457:",
+    "0134568=",
+]
+LONE_TILE_PATTERNS = [
+    "????3???",
+    "??3?????",
+    "????0???",
+    "7????????",
+    "????????5",
+    "???=????",
+    "=????",
+    "?9??",
+]
+
+
+@pytest.mark.parametrize("hand", LONE_TILE_HANDS)
+def test_the_wildcard_search_agrees_with_the_search_per_stretch(hand: str) -> None:
+    """One old digit or "=" in open cells: the shared search finds what each stretch's search finds.
+
+    The hands mix leading zeros (``0``), divisions (by ``0`` too), subtractions
+    that go below 0, repeated digits and hands with no ``=``.
+    """
+    key = "".join(sorted(hand))
+    for pattern in LONE_TILE_PATTERNS:
+        first_old = next(i for i, cell in enumerate(pattern) if cell != "?")
+        assert solve(pattern, key) == _search(pattern, key, first_old), pattern
+
+
+@pytest.mark.parametrize(
+    ("pattern", "hand", "fillings"),
+    [
+        # Runs that hold the 3 only (13-9=4, 13-4=9) end before the 7.
+        ("?3?????7???", "-19=4+", ((5, "1-4=9"), (5, "1-9=4"))),
+        # Runs that reach the 7 as well: 73-67=6, 73-27=46, 73-47=26, 634-7=627.
+        ("?3??7????", "-24667=", ((6, "7-6=6"), (7, "7-2=46"), (7, "7-4=26"), (8, "64-=627"))),
+        ("2?+???8??", "13469:=", ((7, "163=4"), (7, "361=4"))),  # 21+63=84, 23+61=84
+    ],
+)
+def test_runs_before_the_second_block_come_from_the_shorter_stretch(
+    pattern: str, hand: str, fillings: tuple[tuple[int, str], ...]
+) -> None:
+    key = "".join(sorted(hand))
+    first_old = next(i for i, cell in enumerate(pattern) if cell != "?")
+    assert solve(pattern, key) == _search(pattern, key, first_old) == fillings
