@@ -136,17 +136,18 @@ def lone_tile_equations(hand: str) -> dict[str, dict[int, tuple[tuple[int, str],
         if free_w:
             lanes = [(sn, sd, tn, td, num)]
         else:
-            sna, snb = _split(sn)
-            sda, sdb = _split(sd)
-            tna, tnb = _split(tn)
-            tda, tdb = _split(td)
-            nua, nub = _split(num)
+            # A form a + b*W is worth a + b*w at W = w: the form minus b*(2**128 - w).
+            snb = (sn + _HALF) >> _SHIFT
+            sdb = (sd + _HALF) >> _SHIFT
+            tnb = (tn + _HALF) >> _SHIFT
+            tdb = (td + _HALF) >> _SHIFT
+            nub = (num + _HALF) >> _SHIFT
             first = wild[1]
-            if first == 0 and (sda == 0 or tda == 0):
+            if first == 0 and (sd == sdb << _SHIFT or td == tdb << _SHIFT):
                 first = 1  # W divides: 0 is no lane (division by zero).
             lanes = [
-                (sna + snb * w, sda + sdb * w, tna + tnb * w, tda + tdb * w, nua + nub * w)
-                for w in (first, 9)
+                (sn - snb * gap, sd - sdb * gap, tn - tnb * gap, td - tdb * gap, num - nub * gap)
+                for gap in (_W - first, _W - 9)
             ]
         for s_n, s_d, t_n, t_d, n_v in lanes:
             low_n, low_d = s_n, s_d
