@@ -173,6 +173,8 @@ def _search(pattern: str, hand: str, min_end: int) -> tuple[tuple[int, str], ...
             elif cell != "=" and num >= 0 and not last:
                 operator(i, cell, num, sn, sd, tn, td, mulop, sign)
             return
+        if len(chosen) >= room[i + 1]:
+            return  # A tile here puts the "=" at i + 1 or later: not enough tiles for that.
         if num < 0 or not lead0:
             for tile, value in digit_tiles:
                 if counts[tile]:
