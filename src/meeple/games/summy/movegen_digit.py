@@ -186,23 +186,28 @@ def lone_tile_equations(hand: str) -> dict[str, dict[int, tuple[tuple[int, str],
         The left side so far is worth ``sn/sd`` plus ``sign`` times the term
         ``tn/td``, which ``num`` joins by ``mulop``.
         """
+        # After a hand digit or an operator, the right side (and the number
+        # after the operator) still needs digits: hand digits or a free W.
+        free_w = use_w and wild[0] < 0
+        enough = loose_digits[0] + free_w >= 2
         if num == -1 or not lead0:
-            for tile, value in digit_tiles:
-                if counts[tile]:
-                    counts[tile] -= 1
-                    loose_digits[0] -= 1
-                    chosen.append(tile)
-                    digit(value, num, lead0, sn, sd, tn, td, mulop, sign, has_op)
-                    chosen.pop()
-                    loose_digits[0] += 1
-                    counts[tile] += 1
-            if use_w and wild[0] < 0:
+            if enough:
+                for tile, value in digit_tiles:
+                    if counts[tile]:
+                        counts[tile] -= 1
+                        loose_digits[0] -= 1
+                        chosen.append(tile)
+                        digit(value, num, lead0, sn, sd, tn, td, mulop, sign, has_op)
+                        chosen.pop()
+                        loose_digits[0] += 1
+                        counts[tile] += 1
+            if free_w and loose_digits[0]:
                 wild[0] = len(chosen)
                 chosen.append(WILDCARD)
                 digit(_W, num, lead0, sn, sd, tn, td, mulop, sign, has_op)
                 chosen.pop()
                 wild[0] = -1
-        if num != -1:
+        if num != -1 and enough:
             for tile in op_tiles:
                 if counts[tile]:
                     counts[tile] -= 1
