@@ -106,6 +106,7 @@ def _search(pattern: str, hand: str, min_end: int) -> tuple[tuple[int, str], ...
     times_ahead = ["x" in pattern[i:] for i in range(size + 1)]
     zero_ahead = ["0" in pattern[i:] for i in range(size + 1)]
     plus_ahead = ["+" in pattern[i:] for i in range(size + 1)]
+    operator_ahead = [any(op in pattern[i:] for op in "+-x:") for i in range(size + 1)]
     # Digits that may still go anywhere after cell i: the hand's, and the old ones ahead.
     digits_ahead = [sum(c in _DIGIT_VALUE for c in pattern[i:]) for i in range(size + 1)]
     loose_digits = [sum(n for t, n in counts.items() if t in _DIGIT_VALUE)]
@@ -276,6 +277,17 @@ def _search(pattern: str, hand: str, min_end: int) -> tuple[tuple[int, str], ...
                 total_d = sd * term_d
                 if total_n >= 0 and total_n % total_d == 0:
                     close(after, total_n // total_d)
+        if (
+            mulop == _DIV
+            and 0 < tn < 10 * td * num
+            and sn % sd == 0
+            and not (operator_ahead[after] or counts["+"] or counts["-"])
+            and not (counts["x"] or counts[":"])
+        ):
+            # The last term is a quotient and only digits can follow: a longer
+            # divisor makes it a fraction strictly between 0 and 1, added to a
+            # whole number: never a whole value.
+            return
         extend(after, num, lead0, sn, sd, tn, td, mulop, sign, has_op)
 
     def operator(
