@@ -149,6 +149,17 @@ def test_best_moves_break_ties_by_the_listing_order(n: int) -> None:
         ("1-5=?", "4", ()),  # negative: no number is -4
         ("??=?", "1+1=2", ()),  # too short for an equation
         ("1+1=2", "3", ()),  # nothing placed
+        ("??:??=?", "84127", ((6, "72184"), (6, "84127"))),  # 72:18=4, 84:12=7
+        # A zero numerator over a divisor of any length; 1:2, 2:13 and the like are fractions.
+        (
+            "?:????",
+            "00123=",
+            (
+                *((4, "01=0"), (4, "02=0"), (4, "03=0")),
+                *((5, "012=0"), (5, "013=0"), (5, "021=0"), (5, "023=0"), (5, "031=0")),
+                (5, "032=0"),
+            ),
+        ),
     ],
 )
 def test_solver_cases(pattern: str, hand: str, fillings: tuple[tuple[int, str], ...]) -> None:
