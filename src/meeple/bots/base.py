@@ -25,6 +25,17 @@ LEVEL_LABELS: dict[str, str] = {
 }
 
 
+class SeededBot:
+    """What every bot of this package shares: its game and level, and the seed
+    its choices derive from (with the seat and the view: see :func:`view_rng`)."""
+
+    game: str
+    level: str
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+
 class Bot(Protocol):
     """A player that chooses an action from what its seat may see."""
 

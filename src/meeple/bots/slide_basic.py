@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from meeple.bots.base import view_rng
+from meeple.bots.base import SeededBot, view_rng
 from meeple.bots.slide_eval import best_take, mean_unseen, visible_score
 from meeple.bots.slide_view import (
     NoActionError,
@@ -16,14 +16,11 @@ from meeple.games.base import JSON, Seat
 from meeple.games.slide.grid import Grid
 
 
-class RandomSlideBot:
+class RandomSlideBot(SeededBot):
     """Beginner: any legal action, uniformly at random."""
 
     game = "slide"
     level = "random"
-
-    def __init__(self, seed: int) -> None:
-        self.seed = seed
 
     def choose(self, view: dict[str, JSON], seat: Seat, budget_s: float) -> JSON:
         """A uniformly random legal action."""
@@ -33,16 +30,13 @@ class RandomSlideBot:
         return view_rng(self.seed, view, seat).choice(actions)
 
 
-class GreedySlideBot:
+class GreedySlideBot(SeededBot):
     """Casual: reveals at random, then takes the card and entry that lower the
     grid's visible score most now (cancellations counted, face-down cards at
     the mean of the unseen cards)."""
 
     game = "slide"
     level = "greedy"
-
-    def __init__(self, seed: int) -> None:
-        self.seed = seed
 
     def choose(self, view: dict[str, JSON], seat: Seat, budget_s: float) -> JSON:
         """A random reveal, or the take with the lowest visible score."""

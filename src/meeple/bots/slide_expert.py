@@ -19,7 +19,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from meeple.bots.base import Deadline, view_rng
+from meeple.bots.base import Deadline, SeededBot, view_rng
 from meeple.bots.search import best_by_halving
 from meeple.bots.slide_sim import World, determinize, pick, play_out, take
 from meeple.bots.slide_strong import reveal_scores, take_scores
@@ -47,14 +47,11 @@ PLAYOUT_OVERHEAD = 12
 """What drawing a deal and scoring it cost, counted in play-out takes."""
 
 
-class ExpertSlideBot:
+class ExpertSlideBot(SeededBot):
     """Expert: determinized Monte Carlo with successive halving."""
 
     game = "slide"
     level = "expert"
-
-    def __init__(self, seed: int) -> None:
-        self.seed = seed
 
     def choose(self, view: dict[str, JSON], seat: Seat, budget_s: float) -> JSON:
         """The candidate with the best mean play-out margin."""

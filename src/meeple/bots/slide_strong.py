@@ -17,7 +17,7 @@ import random
 from collections.abc import Sequence
 from typing import TypeVar
 
-from meeple.bots.base import view_rng
+from meeple.bots.base import SeededBot, view_rng
 from meeple.bots.slide_eval import (
     best_take,
     mean_unseen,
@@ -44,14 +44,11 @@ REVEAL_SAMPLES = 12
 """How many sampled pools each candidate hole is tried against."""
 
 
-class StrongSlideBot:
+class StrongSlideBot(SeededBot):
     """Strong: a one-step look at the reveal, the take and the next taker's reply."""
 
     game = "slide"
     level = "strong"
-
-    def __init__(self, seed: int) -> None:
-        self.seed = seed
 
     def choose(self, view: dict[str, JSON], seat: Seat, budget_s: float) -> JSON:
         """The reveal or take that scores best by this bot's estimate."""

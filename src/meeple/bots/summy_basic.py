@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-from meeple.bots.base import view_rng
+from meeple.bots.base import SeededBot, view_rng
 from meeple.bots.summy_view import PASS_JSON, discard_json, place_json, read_view
 from meeple.games.base import JSON, Seat
 from meeple.games.summy.movegen import best_moves, legal_moves
 
 
-class RandomSummyBot:
+class RandomSummyBot(SeededBot):
     """Beginner: a uniformly random legal placement; with none, a random discard
     (or a pass once the stock is empty)."""
 
     game = "summy"
     level = "random"
-
-    def __init__(self, seed: int) -> None:
-        self.seed = seed
 
     def choose(self, view: dict[str, JSON], seat: Seat, budget_s: float) -> JSON:
         """A random placement, else a random non-empty discard, else a pass."""
@@ -30,16 +27,13 @@ class RandomSummyBot:
         return discard_json(rng.sample(list(seen.hand), rng.randint(1, len(seen.hand))))
 
 
-class GreedySummyBot:
+class GreedySummyBot(SeededBot):
     """Casual: the highest-scoring placement now (ties: the move generator's
     order); with none, it discards its whole hand to draw afresh (or passes
     once the stock is empty)."""
 
     game = "summy"
     level = "greedy"
-
-    def __init__(self, seed: int) -> None:
-        self.seed = seed
 
     def choose(self, view: dict[str, JSON], seat: Seat, budget_s: float) -> JSON:
         """The best-scoring placement, else a whole-hand discard, else a pass."""

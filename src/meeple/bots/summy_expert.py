@@ -26,7 +26,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from meeple.bots.base import Deadline, view_rng
+from meeple.bots.base import Deadline, SeededBot, view_rng
 from meeple.bots.search import best_by_halving
 from meeple.bots.summy_strong import sample_hands, weigh
 from meeple.bots.summy_tactics import should_pass_to_win, useful_discard
@@ -74,14 +74,11 @@ class Candidate:
         return place_json(self.move) if self.move is not None else discard_json(self.discard)
 
 
-class ExpertSummyBot:
+class ExpertSummyBot(SeededBot):
     """Expert: sampled opponent hands and refills, two moves ahead."""
 
     game = "summy"
     level = "expert"
-
-    def __init__(self, seed: int) -> None:
-        self.seed = seed
 
     def choose(self, view: dict[str, JSON], seat: Seat, budget_s: float) -> JSON:
         """The candidate with the best mean outcome over the samples."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 
-from meeple.bots.base import Deadline, view_rng
+from meeple.bots.base import Deadline, SeededBot, view_rng
 from meeple.bots.summy_tactics import leave_value, should_pass_to_win, useful_discard
 from meeple.bots.summy_view import (
     PASS_JSON,
@@ -38,14 +38,11 @@ OPPONENT_HANDS = 4
 OPENING_WEIGHT = 1.0
 
 
-class StrongSummyBot:
+class StrongSummyBot(SeededBot):
     """Strong: a one-move look at the opponent's best reply and the tiles kept."""
 
     game = "summy"
     level = "strong"
-
-    def __init__(self, seed: int) -> None:
-        self.seed = seed
 
     def choose(self, view: dict[str, JSON], seat: Seat, budget_s: float) -> JSON:
         """The placement with the best weighed value; else a discard or a pass."""
