@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from meeple.bots.slide_eval import NEIGHBOURS, best_take
+from meeple.bots.slide_eval import NEIGHBOURS, best_take, visible_score
 from meeple.bots.slide_view import SlideSeen
 from meeple.games.slide.grid import HOLE, Grid, slide_in, with_hole
 
@@ -72,17 +72,7 @@ def determinize(seen: SlideSeen, rng: random.Random) -> World:
 
 def greedy_score(grid: Grid) -> float:
     """The play-out policy's view of a grid: uncancelled face-up cards, face-down at the mean."""
-    total = 0.0
-    for i, card in enumerate(grid):
-        if card > 0:
-            for j in NEIGHBOURS[i]:
-                if grid[j] == card:
-                    break
-            else:
-                total += card
-        elif card < 0:
-            total += ROLLOUT_HIDDEN
-    return total
+    return visible_score(grid, ROLLOUT_HIDDEN)
 
 
 def pick(world: World, seat: int, cell: int) -> None:
