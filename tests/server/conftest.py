@@ -38,6 +38,16 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return url
 
 
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """One live server on SQLite with a manual clock, shared by a module's games."""
+    server = start_server(make_settings(tmp_path_factory.mktemp("live")))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[LiveServer]:
     """A live server on SQLite with a manual clock."""

@@ -8,13 +8,12 @@ Every message every client received is kept, for the secrets test.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from secrets_check import check_messages
-from server_harness import GAMES, Client, LiveServer, Socket, make_settings, play_out, start_server
+from server_harness import GAMES, Client, LiveServer, Socket, play_out
 
 from meeple.games.base import GameRecord, replay
 
@@ -28,15 +27,6 @@ class PlayedGame:
     seats: dict[int, Socket]
     watcher: Socket
     clients: dict[str, Client]
-
-
-@pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    server = start_server(make_settings(tmp_path_factory.mktemp("games")))
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture(scope="module")

@@ -9,13 +9,13 @@ One server plays both for the whole module, over real HTTP and WebSocket connect
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 import server_harness
-from server_harness import GAMES, Client, LiveServer, Socket, make_settings, play_out, start_server
+from server_harness import GAMES, Client, LiveServer, Socket, play_out
 
 from meeple.bots import get_bot
 from meeple.games.base import JSON, GameRecord, replay
@@ -30,15 +30,6 @@ class PlayedGame:
     seats: dict[int, Socket]
     watchers: tuple[Socket, ...]
     clients: dict[str, Client]
-
-
-@pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    server = start_server(make_settings(tmp_path_factory.mktemp("variants")))
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture(scope="module")
