@@ -76,6 +76,24 @@ def run_async(main: Coroutine[Any, Any, T]) -> T:
     return value
 
 
+def require_redis() -> str:
+    """The test Redis URL once a bus there answers a ping; else skip (or fail, if required)."""
+    from meeple.bus.redis import RedisBus
+
+    async def ping() -> None:
+        bus = RedisBus(REDIS_URL)
+        try:
+            await bus.ping()
+        finally:
+            await bus.close()
+
+    try:
+        run_async(ping())
+    except Exception as exc:
+        missing_service("Redis at 127.0.0.1:6379", str(exc))
+    return REDIS_URL
+
+
 def free_port() -> int:
     """A TCP port nobody listens on right now."""
     with socket.socket() as probe:

@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Callable
 
 import pytest
-from server_harness import REDIS_URL, missing_service, run_async
+from server_harness import REDIS_URL, require_redis, run_async
 
 from meeple.bus import Bus, InProcessBus
 from meeple.bus.redis import RedisBus
@@ -27,18 +27,7 @@ def on_redis() -> Bus:
 def make(request: pytest.FixtureRequest) -> Callable[[], Bus]:
     factory: Callable[[], Bus] = request.param
     if factory is on_redis:
-
-        async def ping() -> None:
-            bus = RedisBus(REDIS_URL)
-            try:
-                await bus.ping()
-            finally:
-                await bus.close()
-
-        try:
-            run_async(ping())
-        except Exception as exc:
-            missing_service("Redis at 127.0.0.1:6379", str(exc))
+        require_redis()
     return factory
 
 

@@ -12,32 +12,17 @@ from pathlib import Path
 
 import pytest
 from server_harness import (
-    REDIS_URL,
     LiveServer,
     make_settings,
-    missing_service,
     play_out,
-    run_async,
+    require_redis,
     start_server,
 )
-
-from meeple.bus.redis import RedisBus
 
 
 @pytest.fixture
 def redis_url() -> str:
-    async def ping() -> None:
-        bus = RedisBus(REDIS_URL)
-        try:
-            await bus.ping()
-        finally:
-            await bus.close()
-
-    try:
-        run_async(ping())
-    except Exception as exc:
-        missing_service("Redis at 127.0.0.1:6379", str(exc))
-    return REDIS_URL
+    return require_redis()
 
 
 @pytest.fixture
