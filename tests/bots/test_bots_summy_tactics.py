@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from bots_helpers import greedy_states
 
-from meeple.bots.summy_tactics import leave_value, should_pass_to_win, useful_discard
+from meeple.bots.summy_tactics import should_pass_to_win, useful_discard
 from meeple.bots.summy_view import read_view
 from meeple.games.summy import GAME
 
@@ -25,19 +25,6 @@ from meeple.games.summy import GAME
 )
 def test_useful_discard(hand: tuple[str, ...], thrown: tuple[str, ...]) -> None:
     assert useful_discard(hand) == thrown
-
-
-@pytest.mark.parametrize(
-    ("better", "worse"),
-    [
-        (("9", "=", "+"), ("1", "=", "+")),  # higher digits
-        (("5", "=", "+"), ("5", "+", "+")),  # an '=' to make the next equation
-        (("5", "=", "+"), ("5", "=", "=")),  # an operator too
-        (("5", "=", "+", "x"), ("5", "=", "+", "x", "-", ":")),  # operators beyond two clog
-    ],
-)
-def test_leave_value_orders_hands(better: tuple[str, ...], worse: tuple[str, ...]) -> None:
-    assert leave_value(better) > leave_value(worse)
 
 
 @pytest.mark.parametrize(

@@ -1,44 +1,43 @@
-"""Summy ``expert``: Monte Carlo over the tiles it has not seen.
+"""Summy ``expert``: Monte Carlo over the tiles it has not seen, on top of ``strong``.
 
-Candidates: the placements the ``strong`` bot rates best (score, tiles kept,
-the opponent's best reply for sampled hands) and, while the stock lasts, a
-discard of the tiles that are hard to use (so a poor placement competes with
-rebuilding the hand).
-Each sample draws the opponent's hand and the bot's refill from the unseen
-tiles; a candidate's outcome on it is
+Candidates: the ``SHORTLIST`` moves the ``strong`` bot values best (score
+plus the expected next turn of the tiles kept, discards included while the
+stock lasts). Each sample deals the hidden tiles: the opponent's hand, then
+the stock's order. A candidate's outcome on a sample is
 
-    its score - the opponent's best reply + the bot's best next placement,
+    its score - the opponent's best reply + the bot's next turn,
 
-the opponent replying on the table the candidate leaves and the bot then
-playing with what it kept plus what it drew (nothing once the stock is
-empty, which is how the end of the game is played). Solo there is no reply.
+the opponent replying on the table the candidate leaves, with the sampled
+hand. The bot's next turn is the ``strong`` estimate of the tiles kept
+while a full refill is ahead; near the end of the stock and after it, it is
+searched: the best placement on the table after the reply, with the tiles
+kept and the sample's refill (none once the stock is empty, which is how the
+end of the game is played). Solo there is no reply; while the stock lasts
+every tile placed or discarded costs ``SOLO_TILE_COST`` points, as each one
+brings the end nearer, and the next turn is always searched.
+
 Successive halving (:mod:`meeple.bots.search`) shares the samples between
-candidates. With the stock empty, the opponent's last turn idle and the lead
-in hand, it passes, which ends the game as a win.
-
-The number of evaluations is fixed by the budget, so the choice depends only
-on the seed, the view and the budget; the clock is a safety stop at 80% of
-the budget.
+candidates. The number of evaluations is fixed by the budget, so the choice
+depends only on the seed, the view and the budget; the clock is a safety
+stop at 80% of the budget.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 
 from meeple.bots.base import Deadline, SeededBot, view_rng
 from meeple.bots.search import best_by_halving
-from meeple.bots.summy_strong import sample_hands, weigh
-from meeple.bots.summy_tactics import should_pass_to_win, useful_discard
+from meeple.bots.summy_endgame import DEPTH, line_value
+from meeple.bots.summy_strong import Candidate, rank_candidates
+from meeple.bots.summy_tactics import should_pass_to_win
 from meeple.bots.summy_view import (
     PASS_JSON,
     SummySeen,
     after_move,
-    discard_json,
     kept_after,
     place_json,
     read_view,
-    remove_tiles,
 )
 from meeple.games.base import JSON, Seat
 from meeple.games.summy.movegen import best_moves
@@ -46,36 +45,29 @@ from meeple.games.summy.tiles import HAND_SIZE, Move, Position
 
 SEARCHES_PER_SECOND = 40
 """Best-move searches planned per second of budget (from 1 ms to a few
-hundred each on a loaded machine); an evaluation takes two (the reply and
-the next turn), one solo."""
-
-TOP_BY_SCORE = 8
-"""How many of the highest-scoring placements are considered at all."""
+hundred each on a loaded machine); an evaluation takes one or two."""
 
 SHORTLIST = 4
+"""How many of the ``strong`` bot's best candidates enter the Monte Carlo search."""
+
+MARGIN = 4.0
+"""Two players, while the stock lasts: only the candidates valued within this
+many points of the best by ``strong`` are searched; a clear best is played
+at once (a handful of samples cannot overturn a clear judgement, only add
+noise to it)."""
+
+ENDGAME_SAMPLES = 4
+"""Opponent hands searched per second of budget once the stock is empty (when
+the opponent's discards leave its hand uncertain)."""
 
 SOLO_TILE_COST = 2.0
 """Solo, while the stock lasts: the points a tile placed or discarded costs,
 since every tile used brings the end of the game nearer (about the points a
 tile brings in a game)."""
-"""How many placements (by score plus leave) enter the Monte Carlo search."""
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """A move to try: a placement (``move``) or a discard (``discard``)."""
-
-    move: Move | None
-    discard: tuple[str, ...]
-    kept: tuple[str, ...]
-
-    def action(self) -> JSON:
-        """The candidate as an action JSON."""
-        return place_json(self.move) if self.move is not None else discard_json(self.discard)
 
 
 class ExpertSummyBot(SeededBot):
-    """Expert: sampled opponent hands and refills, two moves ahead."""
+    """Expert: sampled opponent hands and refills, the reply and the next turn."""
 
     game = "summy"
     level = "expert"
@@ -87,45 +79,62 @@ class ExpertSummyBot(SeededBot):
         if should_pass_to_win(seen):
             return PASS_JSON
         rng = view_rng(self.seed, view, seat)
-        candidates = candidate_moves(seen, rng, Deadline(budget_s, share=0.4))
-        if not candidates:
+        ranked = rank_candidates(seen, rng, Deadline(budget_s, share=0.3))
+        if not ranked:
             return PASS_JSON
+        used = len(seen.hand)  # solo, the shortlist already counts what the tiles used cost
+        ranked.sort(key=lambda entry: -(entry[0] - tile_cost(seen, used - len(entry[1].kept))))
+        shortlist = ranked[:SHORTLIST]
+        if seen.opponent() is not None and seen.stock > 0:
+            shortlist = [entry for entry in shortlist if entry[0] >= ranked[0][0] - MARGIN]
+        if len(shortlist) == 1:
+            return shortlist[0][1].action(seen.hand)
         samples: list[tuple[tuple[str, ...], list[str]]] = []
 
         def evaluate(index: int, sample: int) -> float:
             while len(samples) <= sample:
                 samples.append(draw_sample(seen, rng))
-            return outcome(seen, candidates[index], *samples[sample])
+            value, candidate = shortlist[index]
+            return outcome(seen, candidate, value - candidate.score, *samples[sample])
 
-        per_evaluation = 1 if seen.opponent() is None else 2
-        evaluations = max(len(candidates), int(budget_s * SEARCHES_PER_SECOND / per_evaluation))
-        best = best_by_halving(len(candidates), evaluate, evaluations, deadline)
-        return candidates[best].action()
+        if seen.opponent() is not None and seen.stock == 0:
+            return play_the_end(seen, shortlist, rng, budget_s, deadline)
+        searches = 1 if seen.opponent() is None else 2
+        evaluations = max(len(shortlist), int(budget_s * SEARCHES_PER_SECOND / searches))
+        best = best_by_halving(len(shortlist), evaluate, evaluations, deadline)
+        return shortlist[best][1].action(seen.hand)
 
 
-def candidate_moves(seen: SummySeen, rng: random.Random, deadline: Deadline) -> list[Candidate]:
-    """The placements worth searching (best guess first), and a discard while it draws.
+def play_the_end(
+    seen: SummySeen,
+    shortlist: list[tuple[float, Candidate]],
+    rng: random.Random,
+    budget_s: float,
+    deadline: Deadline,
+) -> JSON:
+    """With the stock empty: the shortlist and the pass, searched to the end (negamax)."""
+    moves = [candidate.move for _, candidate in shortlist if candidate.move is not None]
+    options: list[Move | None] = [*moves, None]
+    hands: list[tuple[str, ...]] = []
+    exact = len(seen.unseen()) == seen.hand_sizes[1 - seen.seat]
 
-    The ``strong`` bot's weighing (score, tiles kept, the opponent's best reply
-    for sampled hands) picks the ``SHORTLIST`` placements the search refines;
-    on a loaded machine the weighing stops at ``deadline`` (the placements
-    not weighed by then are left out).
-    """
-    moves = best_moves(seen.position, TOP_BY_SCORE)
-    hands = sample_hands(seen, rng)
-    weighed: list[tuple[float, int, Move]] = []
-    for order, move in enumerate(moves):  # highest score first; the clock may stop it
-        if weighed and deadline.expired():
-            break
-        weighed.append(
-            (-weigh(seen, move, hands) + tile_cost(seen, len(move.placement.tiles)), order, move)
-        )
-    ranked = [move for _, _, move in sorted(weighed)[:SHORTLIST]]
-    candidates = [Candidate(m, (), kept_after(seen.hand, m)) for m in ranked]
-    if seen.stock > 0 and seen.hand:
-        thrown = useful_discard(seen.hand)
-        candidates.append(Candidate(None, thrown, remove_tiles(seen.hand, thrown)))
-    return candidates
+    def evaluate(index: int, sample: int) -> float:
+        while len(hands) <= sample:
+            hands.append(draw_sample(seen, rng)[0])
+        return end_outcome(seen, options[index], hands[0 if exact else sample])
+
+    evaluations = len(options) * (1 if exact else max(1, int(budget_s * ENDGAME_SAMPLES)))
+    best = options[best_by_halving(len(options), evaluate, evaluations, deadline)]
+    return PASS_JSON if best is None else place_json(best)
+
+
+def end_outcome(seen: SummySeen, move: Move | None, opponent_hand: tuple[str, ...]) -> float:
+    """Points of the bot minus the opponent's to the end (searched), after ``move`` or a pass."""
+    if move is None:
+        position = Position(seen.position.tiles, seen.position.equations, opponent_hand)
+        return -line_value(position, seen.hand, seen.idle_turns + 1, DEPTH - 1)
+    after = after_move(seen.position, move, opponent_hand)
+    return move.score - line_value(after, kept_after(seen.hand, move), 0, DEPTH - 1)
 
 
 def draw_sample(seen: SummySeen, rng: random.Random) -> tuple[tuple[str, ...], list[str]]:
@@ -138,22 +147,32 @@ def draw_sample(seen: SummySeen, rng: random.Random) -> tuple[tuple[str, ...], l
 
 
 def outcome(
-    seen: SummySeen, candidate: Candidate, opponent_hand: tuple[str, ...], stock: list[str]
+    seen: SummySeen,
+    candidate: Candidate,
+    next_estimate: float,
+    opponent_hand: tuple[str, ...],
+    stock: list[str],
 ) -> float:
-    """The candidate's score, minus the opponent's best reply, plus the bot's next best."""
+    """The candidate's score, minus the opponent's best reply, plus the bot's next turn.
+
+    ``next_estimate`` is the ``strong`` estimate of the next turn, used as it
+    is while a full refill is ahead in a two-player game.
+    """
     position = seen.position
-    gained = 0.0
     if candidate.move is not None:
-        gained = candidate.move.score
         position = after_move(position, candidate.move, opponent_hand)
     else:
         position = Position(position.tiles, position.equations, opponent_hand)
-    gained -= tile_cost(seen, len(seen.hand) - len(candidate.kept))
+    gained = candidate.score - tile_cost(seen, len(seen.hand) - len(candidate.kept))
     if seen.opponent() is not None:
         reply = best_moves(position, 1)
         if reply:
             gained -= reply[0].score
             position = after_move(position, reply[0], ())
+        if seen.stock >= HAND_SIZE:  # what the table offers a typical hand of the bot's
+            typical = Position(position.tiles, position.equations, tuple(stock[:HAND_SIZE]))
+            mine = best_moves(typical, 1)
+            return gained + next_estimate + (mine[0].score if mine else 0)
     refill = stock[: min(HAND_SIZE - len(candidate.kept), seen.stock)]
     mine = best_moves(Position(position.tiles, position.equations, (*candidate.kept, *refill)), 1)
     return gained + (mine[0].score if mine else 0)

@@ -1,21 +1,36 @@
-"""Summy ``strong``: score now, plus the tiles kept, minus what the move opens.
+"""Summy ``strong``: the score now plus what the tiles kept are worth next turn.
 
-The best few placements by score are re-ranked by
-``score + leave_value(kept) - OPENING_WEIGHT * reply``, where ``reply`` is the
-mean best score the opponent could make on the new table with a hand drawn
-from the tiles the bot has not seen (four sampled hands): a move that
-leaves high digits within reach pays for it (weighed highest score first; the
-clock, at 80% of the budget, is only a safety stop). Solo, there is nobody to open
-for, so only the score and the tiles kept count. With no placement it throws
-out the tiles that are hard to use (:func:`useful_discard`).
+Candidates: the ``CANDIDATES`` highest-scoring placements and, while the
+stock lasts, discards that keep the most useful tiles
+(:func:`~meeple.bots.summy_leave.keep_options`). Each is valued
+
+    its score + the expected best score of the next turn,
+
+the second term depending on how much the stock still holds:
+
+- **a full refill ahead** (the stock holds a hand's worth): the learned
+  hand model (:mod:`meeple.bots.summy_leave`) over the tiles kept topped up
+  by ``REFILLS`` sampled refills, the same refills for every candidate;
+- **the last draws** (a few tiles left): the best placement, searched on the
+  table the candidate leaves, with the tiles kept plus ``LAST_DRAWS`` sampled
+  refills (the model knows only full hands);
+- **the stock empty**: the best placement with the tiles kept alone, so the
+  last tiles are split into as many equations as pay best.
+
+With the stock empty, the opponent's last turn idle and the lead in hand,
+it passes, which ends the game as its win. The work is fixed (no clock in
+the choice); the clock at 80% of the budget is only a safety stop.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from meeple.bots.base import Deadline, SeededBot, view_rng
-from meeple.bots.summy_tactics import leave_value, should_pass_to_win, useful_discard
+from meeple.bots.summy_leave import draw_refills, keep_options, leave_value
+from meeple.bots.summy_tactics import should_pass_to_win, useful_discard
 from meeple.bots.summy_view import (
     PASS_JSON,
     SummySeen,
@@ -24,65 +39,109 @@ from meeple.bots.summy_view import (
     kept_after,
     place_json,
     read_view,
+    remove_tiles,
 )
 from meeple.games.base import JSON, Seat
 from meeple.games.summy.movegen import best_moves
-from meeple.games.summy.tiles import Move
+from meeple.games.summy.tiles import HAND_SIZE, Move, Position
 
 CANDIDATES = 10
 """How many of the highest-scoring placements are weighed."""
 
-OPPONENT_HANDS = 4
-"""How many sampled opponent hands each candidate's opening is measured with."""
+REFILLS = 40
+"""Sampled refills the hand model averages over (it costs microseconds each)."""
 
-OPENING_WEIGHT = 1.0
+LAST_DRAWS = 4
+"""Sampled refills for the last draws, each needing a best-move search."""
+"""Sampled refills for the last draws, each needing a best-move search."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A move to weigh: a placement (``move``) or a discard (``move`` is ``None``)."""
+
+    move: Move | None
+    kept: tuple[str, ...]
+
+    @property
+    def score(self) -> int:
+        """The points the move scores now."""
+        return self.move.score if self.move is not None else 0
+
+    def action(self, hand: tuple[str, ...]) -> JSON:
+        """The candidate as an action JSON, for the player holding ``hand``."""
+        if self.move is not None:
+            return place_json(self.move)
+        return discard_json(remove_tiles(hand, self.kept))
 
 
 class StrongSummyBot(SeededBot):
-    """Strong: a one-move look at the opponent's best reply and the tiles kept."""
+    """Strong: the score now plus the expected next turn of the tiles kept."""
 
     game = "summy"
     level = "strong"
 
     def choose(self, view: dict[str, JSON], seat: Seat, budget_s: float) -> JSON:
-        """The placement with the best weighed value; else a discard or a pass."""
+        """The candidate with the best value; a pass when there is none."""
         deadline = Deadline(budget_s)
         seen = read_view(view, seat)
         if should_pass_to_win(seen):
             return PASS_JSON
-        moves = best_moves(seen.position, CANDIDATES)
-        if moves:
-            hands = sample_hands(seen, view_rng(self.seed, view, seat))
-            best, best_value = moves[0], float("-inf")
-            for move in moves:  # highest score first: the clock stops the least promising
-                if deadline.expired():
-                    break
-                value = weigh(seen, move, hands)
-                if value > best_value:
-                    best, best_value = move, value
-            return place_json(best)
-        if seen.stock == 0 or not seen.hand:
+        ranked = rank_candidates(seen, view_rng(self.seed, view, seat), deadline)
+        if not ranked:
             return PASS_JSON
-        return discard_json(useful_discard(seen.hand))
+        return ranked[0][1].action(seen.hand)
 
 
-def sample_hands(seen: SummySeen, rng: random.Random) -> list[tuple[str, ...]]:
-    """A few hands the opponent may hold, drawn from the unseen tiles."""
-    other = seen.opponent()
-    if other is None:
-        return []
-    unseen = seen.unseen()
-    size = min(seen.hand_sizes[other], len(unseen))
-    return [tuple(sorted(rng.sample(unseen, size))) for _ in range(OPPONENT_HANDS)]
+def candidates(seen: SummySeen) -> list[Candidate]:
+    """The placements worth weighing, highest score first, then the discards."""
+    found = [Candidate(m, kept_after(seen.hand, m)) for m in best_moves(seen.position, CANDIDATES)]
+    # The hand model knows mid-game tables: at the opening (only the start '=' on
+    # the table) a placement is always played rather than thrown for a better hand.
+    opening = len(seen.position.tiles) == 1
+    if seen.stock >= HAND_SIZE and (not opening or not found):
+        found += [Candidate(None, kept) for kept in keep_options(seen.hand)]
+    elif seen.stock > 0 and not found and seen.hand:
+        found.append(Candidate(None, remove_tiles(seen.hand, useful_discard(seen.hand))))
+    return found
 
 
-def weigh(seen: SummySeen, move: Move, hands: list[tuple[str, ...]]) -> float:
-    """``score + leave - opening`` of ``move`` (no opening term solo)."""
-    value = move.score + leave_value(kept_after(seen.hand, move))
-    if hands:
-        replies = []
-        for hand in hands:
-            best = best_moves(after_move(seen.position, move, hand), 1)
-            replies.append(best[0].score if best else 0)
-        value -= OPENING_WEIGHT * sum(replies) / len(replies)
-    return value
+def next_turn_estimate(seen: SummySeen, rng: random.Random) -> Callable[[Candidate], float]:
+    """How a candidate's next turn is estimated at this point of the game."""
+    if seen.stock >= HAND_SIZE:
+        refills = draw_refills(seen.unseen(), REFILLS, rng)
+        return lambda candidate: leave_value(candidate.kept, refills)
+    stocks = [] if seen.stock == 0 else draw_refills(seen.unseen(), LAST_DRAWS, rng)
+
+    def searched(candidate: Candidate) -> float:
+        position = seen.position
+        if candidate.move is not None:
+            position = after_move(position, candidate.move, ())
+        draws = [refill[: seen.stock] for refill in stocks] or [[]]
+        total = 0
+        for drawn in draws:
+            need = min(HAND_SIZE - len(candidate.kept), len(drawn))
+            hand = (*candidate.kept, *drawn[:need])
+            best = best_moves(Position(position.tiles, position.equations, hand), 1)
+            total += best[0].score if best else 0
+        return total / len(draws)
+
+    return searched
+
+
+def rank_candidates(
+    seen: SummySeen, rng: random.Random, deadline: Deadline
+) -> list[tuple[float, Candidate]]:
+    """Every candidate with its value, best first (ties: highest score first).
+
+    The clock (``deadline``) stops the weighing early only on a machine too
+    loaded for the fixed work; the candidates not weighed by then are left out.
+    """
+    estimate = next_turn_estimate(seen, rng)
+    weighed: list[tuple[float, int, Candidate]] = []
+    for order, candidate in enumerate(candidates(seen)):
+        if weighed and deadline.expired():
+            break
+        weighed.append((candidate.score + estimate(candidate), -order, candidate))
+    weighed.sort(key=lambda entry: (entry[0], entry[1]), reverse=True)
+    return [(value, candidate) for value, _, candidate in weighed]

@@ -1,6 +1,5 @@
 """Summy judgement shared by the ``strong`` and ``expert`` bots.
 
-- :func:`leave_value`: what the tiles kept in hand are worth for later turns.
 - :func:`useful_discard`: the tiles that are hard to use (``=`` beyond one,
   operators beyond two, the lowest digits beyond four), so a hand that
   cannot place is rebuilt without throwing its best tiles away.
@@ -9,8 +8,6 @@
 
 >>> useful_discard(("=", "=", "=", "+", "+", "x", ":", "9"))
 ('+', ':', '=', '=')
->>> leave_value(("1", "2", "=", "+")) > leave_value(("=", "=", "=", "+"))
-True
 """
 
 from __future__ import annotations
@@ -22,24 +19,6 @@ from meeple.games.summy.tiles import DIGITS, EQUALS, OPERATORS
 
 KEEP_OPERATORS = "+x-:"
 """Operators in the order a bot prefers to keep them (``+`` fits most equations)."""
-
-
-def leave_value(kept: Sequence[str]) -> float:
-    """A rough worth, in points, of keeping ``kept`` for the next turns.
-
-    Digits are worth part of their face value; the first ``=`` and the first
-    operator are worth keeping (every equation needs both); extra ``=`` and
-    operators beyond two clog the hand.
-    """
-    digits = [ord(t) - 48 for t in kept if t in DIGITS]
-    equals = sum(1 for t in kept if t == EQUALS)
-    operators = sum(1 for t in kept if t in OPERATORS)
-    value = 0.3 * sum(digits)
-    value += 3.0 if equals else 0.0
-    value += 3.0 if operators else 0.0
-    value -= 2.5 * max(0, equals - 1)
-    value -= 2.0 * max(0, operators - 2)
-    return value
 
 
 def useful_discard(hand: Sequence[str]) -> tuple[str, ...]:
