@@ -43,3 +43,38 @@ def test_an_expired_deadline_stops_at_the_first_guess() -> None:
     deadline = Deadline(0.0)
     assert best_by_halving(5, lambda c, k: calls.append(c) or float(c), 100, deadline) == 0
     assert calls == []
+
+
+class FakeClock:
+    """A clock the test moves by hand, in place of ``time.perf_counter``."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_deadline_stops_before_a_step_that_would_end_past_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clock = FakeClock()
+    monkeypatch.setattr("meeple.bots.base.time.perf_counter", clock)
+    deadline = Deadline(1.0, share=1.0)  # the limit is 1 s after the start
+    steps = 0
+    while not deadline.expired():
+        clock.now += 0.3  # every step of the search takes 0.3 s
+        steps += 1
+    # after 3 steps (0.9 s) a fourth would end at 1.2 s: it is not started
+    assert steps == 3
+    assert clock.now - 100.0 <= 1.0
+
+
+def test_one_slow_step_makes_the_deadline_stop_early(monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = FakeClock()
+    monkeypatch.setattr("meeple.bots.base.time.perf_counter", clock)
+    deadline = Deadline(1.0, share=1.0)
+    clock.now += 0.1
+    assert not deadline.expired()  # 0.1 s used, steps of 0.1 s: room left
+    clock.now += 0.5  # one search that took half a second
+    assert deadline.expired()  # 0.6 s used, the next might take 0.5 s: stop

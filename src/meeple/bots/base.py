@@ -61,15 +61,24 @@ class Deadline:
     Bots spend a fixed amount of work per move (so their choices are
     reproducible) and use the deadline only as a safety stop: ``share`` of
     the budget is searched at most, keeping the rest for the answer itself.
+    It paces itself: a search asks :meth:`expired` before each step, and
+    the longest time seen between two asks is taken as the next step's, so
+    the search stops when that step would end past the limit rather than
+    start it and overrun.
     """
 
     def __init__(self, budget_s: float, share: float = 0.8) -> None:
         self.start = time.perf_counter()
         self.limit = self.start + max(0.0, budget_s) * share
+        self._last_ask = self.start
+        self._longest_step = 0.0
 
     def expired(self) -> bool:
-        """Whether the search time is used up."""
-        return time.perf_counter() >= self.limit
+        """Whether the search time is used up, or would be by the end of one more step."""
+        now = time.perf_counter()
+        self._longest_step = max(self._longest_step, now - self._last_ask)
+        self._last_ask = now
+        return now + self._longest_step >= self.limit
 
     def remaining(self) -> float:
         """Seconds of search time left (0 when expired)."""
