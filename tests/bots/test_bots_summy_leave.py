@@ -7,7 +7,9 @@ import random
 from importlib import resources
 
 import pytest
+from bots_helpers import greedy_states
 
+from meeple.bots import get_bot
 from meeple.bots.summy_leave import (
     HandModel,
     draw_refills,
@@ -16,6 +18,9 @@ from meeple.bots.summy_leave import (
     keep_options,
     leave_value,
 )
+from meeple.bots.summy_view import read_view
+from meeple.games.summy import GAME
+from meeple.games.summy.movegen import best_moves
 
 
 def hand(text: str) -> tuple[str, ...]:
@@ -73,3 +78,15 @@ def test_a_model_with_a_missing_term_is_refused() -> None:
     del data["digits"][3]  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="every mix, operator and digit"):
         HandModel.from_json(data)
+
+
+@pytest.mark.parametrize("seed", range(6))  # seed 4's opening hand can place, the others not
+def test_strong_plays_the_opening_when_it_can_rather_than_fish_for_a_better_hand(
+    seed: int,
+) -> None:
+    state = greedy_states("summy", seed, 2)[0]
+    view = GAME.view(state, state.turn)
+    can_place = bool(best_moves(read_view(view, state.turn).position, 1))
+    action = get_bot("summy", "strong", 1).choose(view, state.turn, 1.0)
+    assert isinstance(action, dict)
+    assert (action["type"] == "place") is can_place
