@@ -18,7 +18,7 @@ opponent would take, passing when the game is won.
 
 from __future__ import annotations
 
-from meeple.bots.summy_view import after_move
+from meeple.bots.summy_view import after_move, kept_after
 from meeple.games.summy.movegen import best_moves
 from meeple.games.summy.tiles import Position
 
@@ -42,8 +42,6 @@ def line_value(position: Position, other_hand: tuple[str, ...], idle: int, depth
     best = -line_value(swapped, position.hand, idle + 1, depth - 1)  # passing
     for move in best_moves(position, WIDTH):
         after = after_move(position, move, other_hand)
-        kept = list(position.hand)
-        for _, tile in move.placement.tiles:
-            kept.remove(tile)
-        best = max(best, move.score - line_value(after, tuple(sorted(kept)), 0, depth - 1))
+        kept = kept_after(position.hand, move)
+        best = max(best, move.score - line_value(after, kept, 0, depth - 1))
     return best
