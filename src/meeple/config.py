@@ -1,16 +1,17 @@
 """The server's settings: one pydantic ``Settings``, from flags or ``MEEPLE_*`` variables.
 
 With no settings at all the server keeps a SQLite file in the user's data
-folder (``$XDG_DATA_HOME/meeple``, else ``~/.local/share/meeple``), uses the
-in-process event bus, and generates a secret key on first run, kept in that
-folder. A wrong setting is reported by :func:`load_settings` as a
+folder (``$XDG_DATA_HOME/meeple``, else ``~/.local/share/meeple``) and uses
+the in-process event bus. Unless ``MEEPLE_SECRET_KEY`` is given, the key that
+signs session cookies is generated once and kept in the database, so every
+server sharing that database signs alike. A wrong setting is reported by :func:`load_settings` as a
 :class:`ConfigError` whose one-line message names it.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import os
-import secrets
 from pathlib import Path
 from typing import Any
 
@@ -43,15 +44,24 @@ class Settings(BaseSettings):
     data_dir: Path = Field(default_factory=default_data_dir)
     db: str | None = Field(None, description="SQLAlchemy URL; default: SQLite in data_dir")
     redis: str | None = Field(None, description="redis:// URL; default: the in-process bus")
-    secret_key: str | None = Field(None, description="signs session cookies; generated if unset")
+    secret_key: str | None = Field(
+        None, description="signs session cookies; default: one kept in the database"
+    )
     cookie_secure: bool = False
     bot_workers: int = Field(2, ge=1, le=64)
     bot_executor: str = Field("process", pattern="^(process|thread)$")
     bot_budget_s: float = Field(0.5, gt=0, le=60)
     max_message_bytes: int = Field(16384, ge=256)
     chat_max_chars: int = Field(500, ge=1)
-    chat_per_minute: int = Field(20, ge=1)
-    auth_attempts_per_minute: int = Field(10, ge=1)
+    limit_auth: str = Field("10/minute", description="log-in and sign-up tries per address")
+    limit_guests: str = Field("20/hour", description="guest accounts made per address")
+    limit_chat: str = Field("20/minute", description="chat lines per user")
+    limit_tables: str = Field("30/hour", description="tables opened per user")
+    trusted_proxies: str = Field(
+        "",
+        description="addresses (or networks) of reverse proxies whose X-Forwarded-For is"
+        " believed, comma-separated; default: none, the peer's address is the client's",
+    )
     min_password_length: int = Field(8, ge=4)
     timeouts_before_zombie: int = Field(3, ge=1)
 
@@ -76,28 +86,56 @@ class Settings(BaseSettings):
             raise ValueError(f"must be at least {MIN_SECRET_KEY_LENGTH} characters")
         return value
 
+    @field_validator("limit_auth", "limit_guests", "limit_chat", "limit_tables")
+    @classmethod
+    def _readable_limit(cls, value: str) -> str:
+        from meeple.ratelimit import parse_limit
+
+        try:
+            parse_limit(value)
+        except ValueError as exc:
+            raise ValueError(f"must read like '10/minute' or '20 per hour' ({exc})") from None
+        return value
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _proxy_addresses(cls, value: str) -> str:
+        for part in filter(None, (p.strip() for p in value.split(","))):
+            try:
+                ipaddress.ip_network(part, strict=False)
+            except ValueError:
+                raise ValueError(f"{part!r} is not an IP address or network") from None
+        return value
+
+    def rate_limits(self) -> dict[str, str]:
+        """Each limited kind of request and its limit (for :class:`meeple.ratelimit.RateLimits`)."""
+        return {
+            "login": self.limit_auth,
+            "register": self.limit_auth,
+            "guest": self.limit_guests,
+            "chat": self.limit_chat,
+            "tables": self.limit_tables,
+        }
+
+    def proxy_addresses(self) -> list[str]:
+        """The trusted proxies as a list (empty: trust no forwarding header)."""
+        return [p.strip() for p in self.trusted_proxies.split(",") if p.strip()]
+
     @property
     def database_url(self) -> str:
         """The database URL: the given one, else a SQLite file in the data folder."""
         return self.db or f"sqlite:///{self.data_dir / 'meeple.db'}"
 
-    def resolved_secret_key(self) -> str:
-        """The secret key: the given one, else the one kept in the data folder.
+    def kept_secret_key(self) -> str | None:
+        """The secret key an earlier version kept in the data folder, if there is one.
 
-        The first call without a key generates one and writes it (mode 0600),
-        so sessions survive a restart.
+        The key now lives in the database, shared by every server; a key found
+        here becomes that key once, so existing sessions survive the upgrade.
         """
-        if self.secret_key:
-            return self.secret_key
         path = self.data_dir / SECRET_KEY_FILE
         if path.exists():
-            return path.read_text(encoding="utf-8").strip()
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        key = secrets.token_urlsafe(48)
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            handle.write(key + "\n")
-        return key
+            return path.read_text(encoding="utf-8").strip() or None
+        return None
 
 
 def load_settings(**overrides: Any) -> Settings:

@@ -28,6 +28,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from meeple.bots import get_bot
+from meeple.cli.serve import uvicorn_options
 from meeple.config import Settings
 from meeple.games import get_game
 from meeple.tables.clock import ManualClock
@@ -51,6 +52,15 @@ def missing_service(what: str, reason: str) -> None:
     if services_required():
         pytest.fail(message + " and MEEPLE_REQUIRE_SERVICES=1")
     pytest.skip(message)
+
+
+def _no_constants(name: str) -> Any:
+    raise AssertionError(f"the server sent {name}, which is not JSON")
+
+
+def strict_json(text: str | bytes) -> Any:
+    """Parse what the server sent, refusing NaN and Infinity as a browser does."""
+    return json.loads(text, parse_constant=_no_constants)
 
 
 def run_async(main: Coroutine[Any, Any, T]) -> T:
@@ -111,7 +121,9 @@ def make_settings(tmp_path: Path, db_url: str | None = None, **overrides: Any) -
         "bot_executor": "thread",
         "bot_workers": 2,
         "bot_budget_s": 0.05,
-        "auth_attempts_per_minute": 1000,
+        "limit_auth": "1000/minute",
+        "limit_guests": "1000/minute",
+        "limit_tables": "1000/minute",
     }
     values.update(overrides)
     return Settings(**values)
@@ -157,9 +169,8 @@ def start_server(settings: Settings, clock_start: float | None = None) -> LiveSe
     clock = ManualClock() if clock_start is None else ManualClock(clock_start)
     app = create_app(settings, clock)
     port = free_port()
-    config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio"
-    )
+    options = {**uvicorn_options(settings), "host": "127.0.0.1", "port": port}
+    config = uvicorn.Config(app, **options, log_level="warning")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -241,8 +252,12 @@ class Socket:
     def __init__(self, client: Client, url: str) -> None:
         self.client = client
         headers = {"Cookie": client.cookie_header()} if client.http.cookies else {}
+        # max_queue=None: buffer every incoming message, as a browser does. With
+        # the default (16), a socket left with more than 16 unread messages stops
+        # reading the network, so close() never sees the server's close frame and
+        # waits out close_timeout (10 s), ending with code 1006.
         self.ws: ClientConnection = connect(
-            url, additional_headers=headers, open_timeout=10, legacy=True
+            url, additional_headers=headers, open_timeout=10, legacy=True, max_queue=None
         )
         self.messages: list[dict[str, Any]] = []
         self.version = 0
@@ -257,7 +272,7 @@ class Socket:
 
     def recv(self, timeout: float = 10.0) -> dict[str, Any]:
         """The next message; ``TimeoutError`` if none comes in time."""
-        message: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
+        message: dict[str, Any] = strict_json(self.ws.recv(timeout=timeout))
         self.messages.append(message)
         self.client.server.received.append((self.client.label, message))
         self._track(message)

@@ -1,16 +1,17 @@
-"""Settings: defaults with no settings at all, the kept secret key, wrong settings named."""
+"""Settings: defaults with no settings at all, the shared secret key, wrong settings named."""
 
 from __future__ import annotations
 
 import argparse
 import os
-import stat
 from pathlib import Path
 
 import pytest
 
 from meeple.cli import serve
 from meeple.config import ConfigError, Settings, default_data_dir, load_settings
+from meeple.store.database import Database
+from meeple.web.services import session_key
 
 
 @pytest.fixture
@@ -32,11 +33,33 @@ def test_no_settings_means_sqlite_in_the_data_folder_and_the_in_process_bus(
     assert (settings.host, settings.port) == ("127.0.0.1", 8000)
 
 
-def test_the_secret_key_is_generated_once_and_kept_private(clean_env: Path) -> None:
-    key = load_settings().resolved_secret_key()
-    path = clean_env / "meeple" / "secret_key"
-    assert len(key) >= 32 and stat.S_IMODE(path.stat().st_mode) == 0o600
-    assert load_settings().resolved_secret_key() == key
+def test_the_secret_key_is_made_once_in_the_database_and_shared(tmp_path: Path) -> None:
+    shared_db = f"sqlite:///{tmp_path / 'shared.db'}"
+    first = Settings(data_dir=tmp_path / "one", db=shared_db)
+    second = Settings(data_dir=tmp_path / "two", db=shared_db)
+    keys = []
+    for settings in (first, second, first):
+        db = Database(settings.database_url)
+        db.migrate()
+        keys.append(session_key(settings, db))
+        db.close()
+    assert len(keys[0]) >= 32 and keys[0] == keys[1] == keys[2]
+    assert not (tmp_path / "one" / "secret_key").exists()
+    given = Settings(data_dir=tmp_path / "one", db=shared_db, secret_key="g" * 40)
+    db = Database(given.database_url)
+    assert session_key(given, db) == "g" * 40
+    db.close()
+
+
+def test_a_key_kept_in_the_data_folder_by_an_earlier_version_is_taken_over(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "secret_key").write_text("old-key-" + "o" * 40 + "\n", encoding="utf-8")
+    settings = Settings(data_dir=tmp_path)
+    db = Database(settings.database_url)
+    db.migrate()
+    assert session_key(settings, db) == "old-key-" + "o" * 40
+    db.close()
 
 
 def test_environment_and_flags(clean_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -54,6 +77,9 @@ WRONG = [
     ({"MEEPLE_REDIS": "http://x"}, {}, "bad setting MEEPLE_REDIS"),
     ({"MEEPLE_SECRET_KEY": "short"}, {}, "bad setting MEEPLE_SECRET_KEY"),
     ({"MEEPLE_BOT_EXECUTOR": "gpu"}, {}, "bad setting MEEPLE_BOT_EXECUTOR"),
+    ({"MEEPLE_LIMIT_CHAT": "lots"}, {}, "bad setting MEEPLE_LIMIT_CHAT: Value error, must read"),
+    ({"MEEPLE_LIMIT_GUESTS": "0/hour"}, {}, "bad setting MEEPLE_LIMIT_GUESTS"),
+    ({"MEEPLE_TRUSTED_PROXIES": "10.0.0.1,proxy"}, {}, "bad setting MEEPLE_TRUSTED_PROXIES"),
     ({}, {"port": 0}, "bad setting --port"),
 ]
 

@@ -8,6 +8,7 @@ EXPECTED = {
     ("post", "/api/auth/register"),
     ("post", "/api/auth/login"),
     ("post", "/api/auth/logout"),
+    ("post", "/api/auth/password"),
     ("post", "/api/auth/guest"),
     ("get", "/api/auth/me"),
     ("get", "/api/tables"),

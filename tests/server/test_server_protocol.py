@@ -85,6 +85,21 @@ BAD_MESSAGES = [
     ("sync without since", json.dumps({"type": "sync"}), "bad_message"),
     ("chat without text", json.dumps({"type": "chat"}), "bad_message"),
     ("binary frame", b"\x00\x01", "bad_json"),
+    ("deep nesting", '{"type":"action","action":' + "[" * 4000 + "]" * 4000 + "}", "bad_json"),
+    ("NaN id", '{"type": "chat", "id": NaN, "text": "hi"}', "bad_json"),
+    ("infinite number", '{"type": "sync", "since": 1e400}', "bad_json"),
+    ("huge integer", '{"type": "sync", "since": ' + "9" * 5000 + "}", "bad_json"),
+    ("lone surrogate", '{"type": "chat", "text": "x\\ud800y"}', "bad_json"),
+    ("surrogate in a key", '{"type": "ping", "\\udfff": 1}', "bad_json"),
+    ("unknown key in a message", json.dumps({"type": "ping", "junk": 1}), "bad_message"),
+    ("id not a string", json.dumps({"type": "chat", "id": 7, "text": "hi"}), "bad_message"),
+    ("id too long", json.dumps({"type": "chat", "id": "i" * 65, "text": "hi"}), "bad_message"),
+    ("seat a boolean", json.dumps({"type": "action", "seat": True, "action": {}}), "bad_message"),
+    (
+        "unknown key in an action",
+        json.dumps({"type": "action", "action": {"type": "take", "value": 1, "j": "J" * 15000}}),
+        "illegal",
+    ),
 ]
 
 

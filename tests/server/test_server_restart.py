@@ -111,7 +111,6 @@ def test_sigkill_mid_game_then_restart_loses_nothing(tmp_path: Path) -> None:
         for sock in seats.values():
             sock.close()
     assert (data_home / "meeple" / "meeple.db").exists()
-    assert (data_home / "meeple" / "secret_key").exists()
 
     second = ServeProcess(data_home, port)
     try:

@@ -6,13 +6,14 @@ import asyncio
 from collections.abc import Iterator
 
 import pytest
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from server_harness import run_async
 from sqlalchemy import inspect
 
 from meeple.store import queries
-from meeple.store.database import Database
+from meeple.store.database import Database, alembic_config
 from meeple.store.models import Base, GameTable, Rating, TableEvent, TableSeat
 
 
@@ -135,3 +136,26 @@ def test_writes_waiting_together_commit_together_and_a_conflict_fails_alone(db: 
         "NoneType",
     ]
     assert [e.version for e in db.call(queries.events_after, "t1", 0)] == [1, 2, 3, 4]
+
+
+def test_stored_actions_with_extra_keys_are_rewritten_so_old_records_replay(db_url: str) -> None:
+    database = Database(db_url)
+    config = alembic_config()
+    with database.engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0002")
+    a_table(database, "old")
+    junk = {"type": "take", "value": 3, "side": "left", "junk": "J" * 100}
+    place = {"type": "place", "dir": "H", "tiles": [{"row": 0, "col": 0, "tile": "1", "x": 1}]}
+    for version, action in ((1, junk), (2, place)):
+        data = {"action": action, "by": "player"}
+        row = TableEvent(table_id="old", version=version, kind="action", seat=0, user_id=None,
+                         client_id=None, data=data, at=1.0)  # fmt: skip
+        database.call(queries.append_event, row)
+    database.migrate()
+    stored = [row.data["action"] for row in database.call(queries.events_after, "old", 0)]
+    assert stored == [
+        {"type": "take", "value": 3, "side": "left"},
+        {"type": "place", "dir": "H", "tiles": [{"row": 0, "col": 0, "tile": "1"}]},
+    ]
+    database.close()

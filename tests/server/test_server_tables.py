@@ -14,7 +14,6 @@ from meeple.tables.errors import TableError
 from meeple.tables.log import OPEN, PLAYING, LogEvent, SeatInfo, Snapshot, advance
 from meeple.tables.ratings import RatedSeat, new_ratings, rating_ranks
 from meeple.tables.spec import TableSpec, check_spec
-from meeple.web.security import RateLimiter
 
 SLIDE = get_game("slide")
 OPTIONS = SLIDE.default_options(2) | {"players": 2}
@@ -153,12 +152,3 @@ def test_the_manual_clock_wakes_timers_only_when_advanced() -> None:
         return woke
 
     assert run_async(scenario()) == ["soon", "late"]
-
-
-def test_the_rate_limiter_counts_per_key_within_its_window() -> None:
-    limiter = RateLimiter(limit=2, window_s=60)
-    assert limiter.retry_after("a", 0.0) is None
-    assert limiter.retry_after("a", 10.0) is None
-    assert limiter.retry_after("a", 20.0) == 40.0
-    assert limiter.retry_after("b", 20.0) is None
-    assert limiter.retry_after("a", 60.5) is None

@@ -124,9 +124,9 @@ def test_real_engine_messages_are_translated(
         ),
         ("there is no player 'zed'", "it", "Non c'è nessun giocatore 'zed'."),
         (
-            "too many login attempts; try again in 42 s",
+            "too many log-in attempts; try again in 42 s",
             "ja",
-            "試行回数が多すぎます：42 秒後にもう一度どうぞ。",
+            "リクエストが多すぎます：42 秒後にもう一度どうぞ。",
         ),
         ("a message nobody knows", "fr", "a message nobody knows"),
     ],

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -37,10 +38,6 @@ def preflight(settings: Settings) -> None:
     from meeple.store.database import Database
 
     try:
-        settings.resolved_secret_key()
-    except OSError as exc:
-        fail(f"cannot keep the secret key in MEEPLE_DATA_DIR: {exc.strerror or exc}")
-    try:
         db = Database(settings.database_url)
         try:
             db.migrate()
@@ -65,6 +62,25 @@ def preflight(settings: Settings) -> None:
             fail(f"cannot reach MEEPLE_REDIS ({settings.redis}): {exc}")
 
 
+def uvicorn_options(settings: Settings) -> dict[str, Any]:
+    """How uvicorn serves the app: address, WebSocket implementation, proxy trust.
+
+    ``X-Forwarded-For`` is believed only from the operator's trusted proxies;
+    uvicorn's own default would believe it from 127.0.0.1, so that anyone on
+    the machine (or a proxy passing the header through) picks their address.
+    """
+    proxies = settings.proxy_addresses()
+    return {
+        "host": settings.host,
+        "port": settings.port,
+        "ws": "websockets-sansio",
+        # Views are small and sent often: compressing each costs more CPU than it saves.
+        "ws_per_message_deflate": False,
+        "proxy_headers": bool(proxies),
+        "forwarded_allow_ips": proxies or [],
+    }
+
+
 def run(args: argparse.Namespace) -> int:
     """Start the server and serve until interrupted."""
     import uvicorn
@@ -80,13 +96,5 @@ def run(args: argparse.Namespace) -> int:
     preflight(settings)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     app = create_app(settings)
-    # Views are small and sent often: compressing each one costs more CPU than it saves.
-    uvicorn.run(
-        app,
-        host=settings.host,
-        port=settings.port,
-        log_level=args.log_level,
-        ws="websockets-sansio",
-        ws_per_message_deflate=False,
-    )
+    uvicorn.run(app, **uvicorn_options(settings), log_level=args.log_level)
     return 0

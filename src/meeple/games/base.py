@@ -34,6 +34,21 @@ class IllegalAction(ValueError):
     """An action that breaks a rule; the message says which, in plain words."""
 
 
+def refuse_unknown_keys(data: Mapping[str, JSON], allowed: Sequence[str], what: str) -> None:
+    """:class:`IllegalAction` if ``data`` has a key beyond ``allowed`` (``what`` names it).
+
+    >>> refuse_unknown_keys({"type": "pass", "junk": 1}, ("type",), "a pass")
+    Traceback (most recent call last):
+    ...
+    meeple.games.base.IllegalAction: a pass takes only 'type', not 'junk'
+    """
+    extra = [key for key in data if key not in allowed]
+    if extra:
+        shown = ", ".join(repr(key[:20] + "..." if len(key) > 20 else key) for key in extra[:3])
+        takes = ", ".join(repr(key) for key in allowed)
+        raise IllegalAction(f"{what} takes only {takes}, not {shown}")
+
+
 class BadOptions(ValueError):
     """Table options or a player count that the game does not accept."""
 

@@ -81,7 +81,8 @@ PATTERNS: tuple[tuple[str, str], ...] = (
     ),
     # Accounts and tables (web/security.py, tables/)
     (r"wrong name or password", "engine.wrong_password"),
-    (r"too many (?:login|register) attempts; try again in (\d+) s", "engine.rate_limited"),
+    (r"too many [a-z -]+; try again in (\d+) s", "engine.rate_limited"),
+    (r"a guest has no password: sign up to choose one", "engine.guest_no_password"),
     (rf"there is no player {_ANY}", "engine.no_player"),
     (rf"there is no table {_ANY}", "engine.no_table"),
     (rf"the name {_ANY} is taken", "engine.name_taken"),

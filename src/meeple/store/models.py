@@ -129,3 +129,26 @@ class RatingChange(Base):
     sigma: Mapped[float] = mapped_column(Float)
     rank: Mapped[int] = mapped_column(Integer)
     at: Mapped[float] = mapped_column(Float)
+
+
+class LoginSession(Base):
+    """A signed-in session: the cookie carries its token, the store only the token's hash.
+
+    Deleting the row ends the session at once, on every server.
+    """
+
+    __tablename__ = "login_sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    created_at: Mapped[float] = mapped_column(Float)
+    expires_at: Mapped[float] = mapped_column(Float)
+
+
+class ServerSecret(Base):
+    """A secret every server of one database shares (the key that signs session cookies)."""
+
+    __tablename__ = "server_secrets"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(255))

@@ -217,16 +217,31 @@ def _advance_action(game: Game, snap: Snapshot, ev: LogEvent, applied: Any) -> S
         raise TableError("not_your_turn", f"it is not seat {seat}'s turn")
     new_state = applied
     if new_state is None:
-        new_state, _events = apply_action(game, snap.state, seat, ev.data["action"])
+        new_state = apply_action(game, snap.state, seat, ev.data["action"]).state
     seats = snap.seats
     if ev.data.get("by") == "timeout":
         seats = _with_seat(snap, seat, timeouts=snap.seats[seat].timeouts + 1)
     return replace(snap, states=(*snap.states, new_state), seats=seats)
 
 
-def apply_action(game: Game, state: Any, seat: int, action: JSON) -> tuple[Any, list[JSON]]:
-    """The new state and public events of ``action``; ``TableError("illegal")`` if refused."""
+@dataclass(frozen=True)
+class Applied:
+    """An action checked and applied: the state after it, its public events, its JSON form.
+
+    ``action`` is the game's own canonical JSON of the parsed action: that is
+    what is stored and replayed, never the bytes a client sent.
+    """
+
+    state: Any
+    events: list[JSON]
+    action: JSON
+
+
+def apply_action(game: Game, state: Any, seat: int, action: JSON) -> Applied:
+    """``action`` applied for ``seat``; ``TableError("illegal")`` if malformed or refused."""
     try:
-        return game.apply(state, seat, game.parse_action(action))
+        parsed = game.parse_action(action)
+        new_state, events = game.apply(state, seat, parsed)
     except IllegalAction as exc:
         raise TableError("illegal", str(exc)) from exc
+    return Applied(new_state, events, game.action_json(parsed))

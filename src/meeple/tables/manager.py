@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 from meeple.bus import Bus
 from meeple.config import Settings
 from meeple.games.base import JSON, GameRecord
+from meeple.ratelimit import RateLimits
 from meeple.store import queries
 from meeple.store.database import Database
 from meeple.store.models import GameTable, TableSeat
@@ -40,10 +41,18 @@ class TableManager:
     """The server's tables, each with its single writer, sharing storage, bus, clock and bots."""
 
     def __init__(
-        self, db: Database, bus: Bus, clock: Clock, bots: BotPool, settings: Settings
+        self,
+        db: Database,
+        bus: Bus,
+        clock: Clock,
+        bots: BotPool,
+        settings: Settings,
+        limits: RateLimits,
     ) -> None:
         self.db, self.bus, self.clock, self.settings = db, bus, clock, settings
-        self.ctx = TableContext(db, bus, clock, bots, settings, self.lobby_changed, self.rematch)
+        self.ctx = TableContext(
+            db, bus, clock, bots, settings, limits, self.lobby_changed, self.rematch
+        )
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self.forget_after_s = 600.0

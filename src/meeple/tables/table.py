@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +21,7 @@ from meeple.bus import Bus
 from meeple.config import Settings
 from meeple.games import get_game
 from meeple.games.base import JSON
+from meeple.ratelimit import RateLimits
 from meeple.store import queries
 from meeple.store.database import Database
 from meeple.tables.bots import BotPool, bot_seed
@@ -71,6 +71,7 @@ class TableContext:
     clock: Clock
     bots: BotPool
     settings: Settings
+    limits: RateLimits
     lobby_changed: Callable[[Table], Awaitable[None]]
     create_rematch: Callable[[Table], Awaitable[str]]
 
@@ -94,7 +95,6 @@ class Table:
         self.viewers: dict[int, int | None] = {}
         """Connections to this table on this server: connection key -> user id (None: anonymous)."""
         self.lock = asyncio.Lock()
-        self._chat_times: dict[int, deque[float]] = {}
         self._thinking: dict[int, asyncio.Task[None]] = {}
         self._timer: asyncio.Task[None] | None = None
         self._closed = False
@@ -277,14 +277,14 @@ class Table:
                 raise TableError("zombie", "a bot plays your seat for the rest of this game")
             if own not in self.game.to_act(self.snap.state):
                 raise TableError("not_your_turn", "it is not your turn")
-            new_state, events = apply_action(self.game, self.snap.state, own, action)
+            applied = apply_action(self.game, self.snap.state, own, action)
             event = await self.write(
                 "action",
                 own,
-                {"action": action, "by": "player", "events": events},
+                {"action": applied.action, "by": "player", "events": applied.events},
                 user_id=user_id,
                 client_id=client_id,
-                applied=new_state,
+                applied=applied.state,
             )
             await self._settle(own)
         if self.snap.status != PLAYING:
@@ -292,8 +292,12 @@ class Table:
         return event.version, False
 
     async def chat(self, user_id: int, name: str, text: str) -> int:
-        """Post a chat line (kept raw; pages escape it); returns its version."""
-        settings, now = self.ctx.settings, self.ctx.clock.now()
+        """Post a chat line (kept raw; pages escape it); returns its version.
+
+        The per-user limit is checked and counted in one step before the line
+        is written, so lines sent at once cannot all slip under it.
+        """
+        settings = self.ctx.settings
         text = text.strip()
         if not text:
             raise TableError("chat_empty", "a chat message cannot be empty")
@@ -301,17 +305,10 @@ class Table:
             raise TableError(
                 "chat_too_long", f"a chat message has at most {settings.chat_max_chars} characters"
             )
-        times = self._chat_times.setdefault(user_id, deque())
-        while times and times[0] <= now - 60:
-            times.popleft()
-        if len(times) >= settings.chat_per_minute:
-            raise TableError(
-                "chat_rate", f"at most {settings.chat_per_minute} chat messages a minute", 429
-            )
+        await self.ctx.limits.hit("chat", str(user_id))
         async with self.lock:
             seat = self.snap.seat_of(user_id)
             event = await self.write("chat", seat, {"name": name, "text": text}, user_id=user_id)
-        times.append(now)
         return event.version
 
     async def ask_rematch(self, user_id: int) -> str | None:
@@ -423,15 +420,15 @@ class Table:
                     if self.snap.status != PLAYING or seat not in self.game.to_act(self.snap.state):
                         return
                     try:
-                        new_state, events = apply_action(self.game, self.snap.state, seat, action)
+                        applied = apply_action(self.game, self.snap.state, seat, action)
                     except TableError:
                         continue
                     try:
                         await self.write(
                             "action",
                             seat,
-                            {"action": action, "by": by, "events": events},
-                            applied=new_state,
+                            {"action": applied.action, "by": by, "events": applied.events},
+                            applied=applied.state,
                         )
                     except TableError:
                         continue  # another server moved first; look again

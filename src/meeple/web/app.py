@@ -11,14 +11,17 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from meeple import __version__
 from meeple.config import Settings
+from meeple.ratelimit import RateLimited
 from meeple.tables.clock import Clock
 from meeple.tables.errors import TableError
 from meeple.web import pages
+from meeple.web.inputs import StrictBodies
 from meeple.web.routes import auth, records, tables, users
 from meeple.web.services import Services
 from meeple.web.sockets import router as sockets_router
@@ -54,7 +57,14 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, exc: TableError) -> JSONResponse:
-        return JSONResponse({"detail": exc.message, "code": exc.code}, status_code=exc.status)
+        headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, RateLimited) else None
+        return JSONResponse(
+            {"detail": exc.message, "code": exc.code}, status_code=exc.status, headers=headers
+        )
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse(validation_body(exc), status_code=422)
 
     @app.get("/api/health", tags=["meta"])
     async def health() -> dict[str, str]:
@@ -68,4 +78,25 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
     app.include_router(sockets_router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC_DIR), name="static")
+    app.add_middleware(StrictBodies, max_bytes=settings.max_message_bytes)
     return app
+
+
+def validation_body(exc: RequestValidationError) -> dict[str, object]:
+    """A refused request as JSON: the first problem in words, then each one's place and kind.
+
+    The client's input is never echoed back: it can be large, and a value such
+    as a lone surrogate cannot be written as JSON at all.
+    """
+    errors = [
+        {
+            "loc": [part if isinstance(part, int) else str(part) for part in error.get("loc", ())],
+            "msg": str(error.get("msg", "")),
+            "type": str(error.get("type", "")),
+        }
+        for error in exc.errors()
+    ]
+    first = errors[0] if errors else {"loc": [], "msg": "the request is not valid"}
+    where = ".".join(str(part) for part in first["loc"] if part != "body")
+    detail = f"{where}: {first['msg']}" if where else str(first["msg"])
+    return {"detail": detail, "code": "invalid", "errors": errors}

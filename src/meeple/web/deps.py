@@ -1,4 +1,4 @@
-"""FastAPI dependencies: the services, the signed-in user (from the session cookie)."""
+"""FastAPI dependencies: the services, the signed-in user (from the session cookie), the address."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request, WebSocket
 
-from meeple.store import queries
 from meeple.store.models import User
-from meeple.web.security import SESSION_COOKIE
+from meeple.store.sessions import user_of_session
+from meeple.web.security import SESSION_COOKIE, token_hash
 from meeple.web.services import Services
 
 
@@ -22,13 +22,17 @@ ServicesDep = Annotated[Services, Depends(get_services)]
 
 
 async def user_from_cookie(services: Services, cookie: str | None) -> User | None:
-    """The user a session cookie value names, if it is valid and the user exists."""
+    """The user of a session cookie, if its signature is good and its session still open.
+
+    The session is looked up in the store on every request, so signing out
+    (or a password change) ends it at once on every server.
+    """
     if not cookie:
         return None
-    user_id = services.signer.loads(cookie)
-    if user_id is None:
+    token = services.signer.loads(cookie)
+    if token is None:
         return None
-    return await services.db.run(queries.user_by_id, user_id)
+    return await services.db.run(user_of_session, token_hash(token), services.clock.now())
 
 
 async def optional_user(request: Request, services: ServicesDep) -> User | None:
@@ -51,3 +55,12 @@ async def websocket_user(websocket: WebSocket) -> User | None:
 
 OptionalUser = Annotated[User | None, Depends(optional_user)]
 CurrentUser = Annotated[User, Depends(current_user)]
+
+
+def client_address(request: Request) -> str:
+    """The client's address, as uvicorn gives it.
+
+    uvicorn rewrites it from ``X-Forwarded-For`` only when the peer is one of
+    the operator's ``MEEPLE_TRUSTED_PROXIES`` (none by default).
+    """
+    return request.client.host if request.client else "unknown"

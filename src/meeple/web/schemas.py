@@ -37,6 +37,13 @@ class Credentials(Input):
     password: str = Field(max_length=1024, examples=["correct horse battery"])
 
 
+class PasswordChange(Input):
+    """The password now, and the new one."""
+
+    current_password: str = Field(max_length=1024)
+    new_password: str = Field(max_length=1024)
+
+
 class UserPublic(BaseModel):
     """A user as anyone may see them."""
 

@@ -1,13 +1,22 @@
-"""Passwords (argon2), signed session cookies, name and password rules, rate limits."""
+"""Passwords (argon2, off the event loop), signed session cookies, name and password rules."""
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import re
-from collections import deque
+import secrets
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from itsdangerous import BadSignature, URLSafeTimedSerializer
+
+T = TypeVar("T")
 
 SESSION_COOKIE = "meeple_session"
 SESSION_MAX_AGE_S = 30 * 24 * 3600
@@ -24,19 +33,49 @@ COMMON_PASSWORDS = frozenset(
 )  # fmt: skip
 
 _hasher = PasswordHasher()
+_password_threads = ThreadPoolExecutor(max_workers=2, thread_name_prefix="meeple-passwords")
+"""argon2 takes ~0.2 s of CPU a call: it runs here, never on the event loop."""
+
+
+@cache
+def _hash_of_no_password() -> str:
+    """A hash to verify against when the name is unknown, so the answer takes as long."""
+    return _hasher.hash(secrets.token_urlsafe(16))
 
 
 def hash_password(password: str) -> str:
-    """An argon2id hash of ``password``."""
+    """An argon2id hash of ``password`` (blocking: call it through :func:`off_loop`)."""
     return _hasher.hash(password)
 
 
-def verify_password(password_hash: str, password: str) -> bool:
-    """Whether ``password`` matches the stored argon2 hash."""
+@dataclass(frozen=True)
+class PasswordCheck:
+    """Whether a password matched, and a fresh hash when the stored one is outdated."""
+
+    ok: bool
+    new_hash: str | None = None
+
+
+def check_password(password_hash: str | None, password: str) -> PasswordCheck:
+    """Verify ``password``; with no hash (unknown name) the same work is done, and it fails.
+
+    A match whose hash was made with other argon2 parameters comes with a new
+    hash to store (blocking: call it through :func:`off_loop`).
+    """
+    stored = password_hash or _hash_of_no_password()
     try:
-        return _hasher.verify(password_hash, password)
+        ok = _hasher.verify(stored, password) and password_hash is not None
     except (VerificationError, InvalidHashError):
-        return False
+        return PasswordCheck(False)
+    if ok and _hasher.check_needs_rehash(stored):
+        return PasswordCheck(True, _hasher.hash(password))
+    return PasswordCheck(ok)
+
+
+async def off_loop(work: Callable[..., T], *args: Any) -> T:
+    """Run blocking password work in its own threads, keeping the event loop free."""
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(_password_threads, work, *args)
 
 
 def name_problem(name: str) -> str | None:
@@ -63,43 +102,31 @@ def password_problem(password: str, name: str, min_length: int) -> str | None:
     return None
 
 
+def new_session_token() -> str:
+    """A fresh, unguessable session token."""
+    return secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> str:
+    """What the store keeps of a session token (a leaked table gives no usable cookie)."""
+    return hashlib.sha256(token.encode("ascii")).hexdigest()
+
+
 class SessionSigner:
-    """Signs and reads the session cookie: the user id, tamper-proof and dated."""
+    """Signs and reads the session cookie: a session token, tamper-proof and dated."""
 
     def __init__(self, secret_key: str) -> None:
         self._serializer = URLSafeTimedSerializer(secret_key, salt="meeple-session")
 
-    def dumps(self, user_id: int) -> str:
-        """The cookie value for ``user_id``."""
-        return self._serializer.dumps({"uid": user_id})
+    def dumps(self, token: str) -> str:
+        """The cookie value for session ``token``."""
+        return self._serializer.dumps({"sid": token})
 
-    def loads(self, value: str) -> int | None:
-        """The user id in a cookie value, or ``None`` if forged, damaged or too old."""
+    def loads(self, value: str) -> str | None:
+        """The session token in a cookie value, or ``None`` if forged, damaged or too old."""
         try:
             data = self._serializer.loads(value, max_age=SESSION_MAX_AGE_S)
         except BadSignature:
             return None
-        uid = data.get("uid") if isinstance(data, dict) else None
-        return uid if isinstance(uid, int) else None
-
-
-class RateLimiter:
-    """At most ``limit`` attempts per key in any ``window_s`` seconds (times from the caller)."""
-
-    def __init__(self, limit: int, window_s: float = 60.0) -> None:
-        self.limit = limit
-        self.window_s = window_s
-        self._attempts: dict[str, deque[float]] = {}
-
-    def retry_after(self, key: str, now: float) -> float | None:
-        """Record an attempt now; ``None`` if allowed, else seconds to wait."""
-        if len(self._attempts) > 10_000:  # forget addresses that have gone quiet
-            old = now - self.window_s
-            self._attempts = {k: v for k, v in self._attempts.items() if v and v[-1] > old}
-        attempts = self._attempts.setdefault(key, deque())
-        while attempts and attempts[0] <= now - self.window_s:
-            attempts.popleft()
-        if len(attempts) >= self.limit:
-            return attempts[0] + self.window_s - now
-        attempts.append(now)
-        return None
+        token = data.get("sid") if isinstance(data, dict) else None
+        return token if isinstance(token, str) and 0 < len(token) <= 64 else None

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 
 from meeple.bus import Bus, make_bus
 from meeple.config import Settings
+from meeple.ratelimit import RateLimits
 from meeple.store.database import Database
+from meeple.store.sessions import shared_secret
 from meeple.tables.bots import BotPool
 from meeple.tables.clock import Clock, SystemClock
 from meeple.tables.manager import TableManager
-from meeple.web.security import RateLimiter, SessionSigner
+from meeple.web.security import SessionSigner
 
 
 @dataclass
@@ -24,7 +27,7 @@ class Services:
     bots: BotPool
     tables: TableManager
     signer: SessionSigner
-    auth_limiter: RateLimiter
+    limits: RateLimits
 
     @classmethod
     def build(cls, settings: Settings, clock: Clock | None = None) -> Services:
@@ -34,7 +37,8 @@ class Services:
         db.migrate()
         bus = make_bus(settings.redis)
         bots = BotPool(settings.bot_workers, settings.bot_executor)
-        tables = TableManager(db, bus, clock, bots, settings)
+        limits = RateLimits(settings.rate_limits(), settings.redis)
+        tables = TableManager(db, bus, clock, bots, settings, limits)
         return cls(
             settings=settings,
             clock=clock,
@@ -42,8 +46,8 @@ class Services:
             bus=bus,
             bots=bots,
             tables=tables,
-            signer=SessionSigner(settings.resolved_secret_key()),
-            auth_limiter=RateLimiter(settings.auth_attempts_per_minute),
+            signer=SessionSigner(session_key(settings, db)),
+            limits=limits,
         )
 
     async def close(self) -> None:
@@ -52,3 +56,19 @@ class Services:
         self.bots.close()
         await self.bus.close()
         self.db.close()
+
+
+def session_key(settings: Settings, db: Database) -> str:
+    """The key that signs session cookies: the one given, else the one in the database.
+
+    The first server to start on a database creates it (taking over a key an
+    earlier version kept in the data folder), and every server after reads it,
+    so a cookie from one server is good on all of them.
+    """
+    if settings.secret_key:
+        return settings.secret_key
+    return db.call(
+        shared_secret,
+        "session_key",
+        lambda: settings.kept_secret_key() or secrets.token_urlsafe(48),
+    )

@@ -22,6 +22,18 @@ from meeple.tables.errors import TableError
 from meeple.tables.manager import LOBBY_CHANNEL
 from meeple.tables.table import Table, channel
 from meeple.web.deps import websocket_user
+from meeple.web.inputs import BadInput, loads_strict
+from meeple.web.protocol import (
+    Action,
+    Chat,
+    ClientMessage,
+    Leave,
+    Ping,
+    Rematch,
+    Sync,
+    echo_id,
+    read_message,
+)
 from meeple.web.routes.tables import invite_url, is_member, may_reach
 from meeple.web.services import Services
 
@@ -120,7 +132,7 @@ class TableConnection:
             await self.send_new_events()
 
     async def read(self) -> None:
-        """Handle the client's messages until it goes away."""
+        """Handle the client's messages until it goes away; each is answered, none drops it."""
         limit = self.services.settings.max_message_bytes
         while True:
             message = await self.websocket.receive()
@@ -130,71 +142,50 @@ class TableConnection:
             if text is None:
                 await self.error("bad_json", "messages are JSON text, not binary")
                 continue
-            if len(text.encode("utf-8")) > limit:
+            if len(text) > limit or len(text.encode("utf-8", "surrogatepass")) > limit:
                 await self.error("too_big", f"a message has at most {limit} bytes")
                 continue
             try:
-                data = json.loads(text)
-            except json.JSONDecodeError as exc:
-                await self.error("bad_json", f"not valid JSON: {exc.msg}")
+                data = loads_strict(text)
+            except BadInput as exc:
+                await self.error(exc.code, exc.message)
                 continue
-            if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-                await self.error("bad_message", 'a message is a JSON object with a "type"')
-                continue
-            client_id = data.get("id")
+            client_id = echo_id(data)
             try:
-                await self.handle(data, client_id)
+                await self.handle(read_message(data))
             except TableError as exc:
                 await self.error(exc.code, exc.message, client_id)
             except Exception:
                 log.exception("table %s: handling %r failed", self.table.info.id, data.get("type"))
                 await self.error("server_error", "the server failed on that message", client_id)
 
-    async def handle(self, data: dict[str, Any], client_id: Any) -> None:
-        """One client message, by type."""
-        kind = data["type"]
-        if kind == "ping":
+    async def handle(self, message: ClientMessage) -> None:
+        """One checked client message, by kind."""
+        if isinstance(message, Ping):
             await self.send({"type": "pong"})
             return
-        if kind == "sync":
-            since = data.get("since")
-            if not isinstance(since, int) or isinstance(since, bool):
-                raise TableError("bad_message", '"sync" needs an integer "since"')
-            await self.resume(since)
+        if isinstance(message, Sync):
+            await self.resume(message.since)
             return
-        if kind not in ("action", "chat", "rematch", "leave"):
-            raise TableError("unknown_type", f"unknown message type {kind!r}")
         if self.user is None:
             raise TableError("sign_in", "sign in (or play as a guest) to do that")
-        if kind == "action":
-            await self.action(data, client_id)
-        elif kind == "chat":
-            text = data.get("text")
-            if not isinstance(text, str):
-                raise TableError("bad_message", '"chat" needs a string "text"')
-            version = await self.table.chat(self.user.id, self.user.name, text)
+        user, client_id = self.user, message.id
+        if isinstance(message, Action):
+            version, duplicate = await self.table.act(
+                user.id, client_id, message.action, message.seat
+            )
+            await self.send(
+                {"type": "ack", "id": client_id, "version": version, "duplicate": duplicate}
+            )
+        elif isinstance(message, Chat):
+            version = await self.table.chat(user.id, user.name, message.text)
             await self.send({"type": "ack", "id": client_id, "version": version})
-        elif kind == "rematch":
-            rematch_id = await self.table.ask_rematch(self.user.id)
+        elif isinstance(message, Rematch):
+            rematch_id = await self.table.ask_rematch(user.id)
             await self.send({"type": "ack", "id": client_id, "rematch_id": rematch_id})
-        else:
-            await self.table.leave(self.user.id)
+        elif isinstance(message, Leave):
+            await self.table.leave(user.id)
             await self.send({"type": "ack", "id": client_id, "version": self.table.snap.version})
-
-    async def action(self, data: dict[str, Any], client_id: Any) -> None:
-        """A game action: applied once per client id, acknowledged with its event's version."""
-        assert self.user is not None
-        if client_id is not None and (not isinstance(client_id, str) or len(client_id) > 64):
-            raise TableError("bad_message", '"id" must be a string of at most 64 characters')
-        if "action" not in data:
-            raise TableError("bad_message", '"action" needs an "action"')
-        seat = data.get("seat")
-        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
-            raise TableError("bad_message", '"seat" must be an integer')
-        version, duplicate = await self.table.act(self.user.id, client_id, data["action"], seat)
-        await self.send(
-            {"type": "ack", "id": client_id, "version": version, "duplicate": duplicate}
-        )
 
 
 def same_origin(websocket: WebSocket) -> bool:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypeAlias
 
-from meeple.games.base import JSON, IllegalAction
+from meeple.games.base import JSON, IllegalAction, refuse_unknown_keys
 from meeple.games.slide.grid import SIDES, SIZE, VALUES, Cell, Side
 
 
@@ -90,11 +90,16 @@ def _make_take(value: JSON, side: JSON) -> Take:
 
 
 def parse_action(data: JSON) -> Action:
-    """An action from its JSON form; :class:`IllegalAction` naming what is malformed."""
+    """An action from its JSON form; :class:`IllegalAction` naming what is malformed.
+
+    Strict: a key the action does not take is refused, so the JSON form of the
+    action returned (:func:`action_json`) says all the input said.
+    """
     if not isinstance(data, dict):
         raise IllegalAction("an action must be a JSON object with a 'type'")
     kind = data.get("type")
     if kind == "reveal":
+        refuse_unknown_keys(data, ("type", "cell"), "a reveal")
         cell = data.get("cell")
         if not isinstance(cell, list | tuple) or len(cell) != 2:
             raise IllegalAction("a reveal needs 'cell': [row, col]")
@@ -102,6 +107,7 @@ def parse_action(data: JSON) -> Action:
         col = _check_int(cell[1], 0, SIZE - 1, "a column")
         return REVEALS[row * SIZE + col]
     if kind == "take":
+        refuse_unknown_keys(data, ("type", "value", "side"), "a take")
         return _make_take(data.get("value"), data.get("side"))
     raise IllegalAction(f"unknown action type {kind!r}: Slide has 'reveal' and 'take'")
 

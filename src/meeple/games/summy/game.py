@@ -18,7 +18,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from itertools import combinations
 
-from meeple.games.base import JSON, BadOptions, Event, IllegalAction, Result, Seat
+from meeple.games.base import (
+    JSON,
+    BadOptions,
+    Event,
+    IllegalAction,
+    Result,
+    Seat,
+    refuse_unknown_keys,
+)
 from meeple.games.summy.formats import (
     FormatError,
     equation_to_json,
@@ -211,18 +219,25 @@ class SummyGame:
         return state.result
 
     def parse_action(self, data: JSON) -> Action:
-        """An action from its JSON form; :class:`IllegalAction` naming what is malformed."""
+        """An action from its JSON form; :class:`IllegalAction` naming what is malformed.
+
+        Strict: a key the action (or one of its tiles) does not take is refused.
+        """
         if not isinstance(data, dict):
             raise IllegalAction("an action must be an object with a 'type'")
         kind = data.get("type")
         try:
             if kind == "place":
+                refuse_unknown_keys(data, ("type", "dir", "tiles"), "a placement")
                 direction = data.get("dir")
                 if direction not in ("H", "V"):
                     raise IllegalAction(f"a placement needs 'dir': 'H' or 'V', not {direction!r}")
                 tiles = placed_tiles_from_json(data.get("tiles"), "tiles")
+                for index, item in enumerate(data["tiles"]):
+                    refuse_unknown_keys(item, ("row", "col", "tile"), f"tiles[{index}]")
                 return Placement("H" if direction == "H" else "V", tuple(tiles))
             if kind == "discard":
+                refuse_unknown_keys(data, ("type", "tiles"), "a discard")
                 items = data.get("tiles")
                 if not isinstance(items, list):
                     raise IllegalAction("a discard needs 'tiles': a list of tiles")
@@ -230,6 +245,7 @@ class SummyGame:
         except FormatError as exc:
             raise IllegalAction(str(exc)) from None
         if kind == "pass":
+            refuse_unknown_keys(data, ("type",), "a pass")
             return Pass()
         raise IllegalAction(f"unknown action type {kind!r}: use 'place', 'discard' or 'pass'")
 

@@ -1,4 +1,10 @@
-"""Accounts: register, log in, log out, play as a guest, and who am I."""
+"""Accounts: register, log in, log out, change the password, play as a guest, who am I.
+
+A session is a row in the store named by a random token; the cookie carries
+the token, signed. Logging out deletes that row; a password change deletes
+every other session of the account. Password hashing runs off the event loop,
+and a log-in with an unknown name does the same work as one with a known name.
+"""
 
 from __future__ import annotations
 
@@ -8,15 +14,19 @@ from fastapi import APIRouter, HTTPException, Request, Response
 
 from meeple.store import queries
 from meeple.store.models import User
-from meeple.web.deps import CurrentUser, OptionalUser, ServicesDep
-from meeple.web.schemas import Credentials, UserPublic
+from meeple.store.sessions import end_session, open_session, rehash_password, set_password
+from meeple.web.deps import CurrentUser, OptionalUser, ServicesDep, client_address
+from meeple.web.schemas import Credentials, PasswordChange, UserPublic
 from meeple.web.security import (
     SESSION_COOKIE,
     SESSION_MAX_AGE_S,
+    check_password,
     hash_password,
     name_problem,
+    new_session_token,
+    off_loop,
     password_problem,
-    verify_password,
+    token_hash,
 )
 from meeple.web.services import Services
 
@@ -28,11 +38,14 @@ def public(user: User) -> UserPublic:
     return UserPublic(id=user.id, name=user.name, guest=user.guest)
 
 
-def set_session(response: Response, services: Services, user: User) -> None:
-    """Give the client a signed, HttpOnly, SameSite session cookie for ``user``."""
+async def start_session(response: Response, services: Services, user: User) -> None:
+    """Open a new session for ``user`` and give the client its signed, HttpOnly cookie."""
+    token = new_session_token()
+    now = services.clock.now()
+    await services.db.run(open_session, user.id, token_hash(token), now, now + SESSION_MAX_AGE_S)
     response.set_cookie(
         SESSION_COOKIE,
-        services.signer.dumps(user.id),
+        services.signer.dumps(token),
         max_age=SESSION_MAX_AGE_S,
         httponly=True,
         samesite="lax",
@@ -41,16 +54,10 @@ def set_session(response: Response, services: Services, user: User) -> None:
     )
 
 
-def check_rate(request: Request, services: Services, what: str) -> None:
-    """429 when this address tried ``what`` too often in the last minute."""
-    address = request.client.host if request.client else "unknown"
-    wait = services.auth_limiter.retry_after(f"{what}:{address}", services.clock.now())
-    if wait is not None:
-        raise HTTPException(
-            429,
-            f"too many {what} attempts; try again in {int(wait) + 1} s",
-            headers={"Retry-After": str(int(wait) + 1)},
-        )
+def current_token(request: Request, services: Services) -> str | None:
+    """The session token of this request's cookie, if its signature is good."""
+    cookie = request.cookies.get(SESSION_COOKIE)
+    return services.signer.loads(cookie) if cookie else None
 
 
 @router.post("/register", status_code=201, response_model=UserPublic)
@@ -62,14 +69,14 @@ async def register(
     user: OptionalUser,
 ) -> UserPublic:
     """Create an account and sign in; a signed-in guest becomes that account, games kept."""
-    check_rate(request, services, "register")
+    await services.limits.hit("register", client_address(request))
     problem = name_problem(body.name)
     if problem:
         raise HTTPException(422, problem)
     problem = password_problem(body.password, body.name, services.settings.min_password_length)
     if problem:
         raise HTTPException(422, problem)
-    password_hash = hash_password(body.password)
+    password_hash = await off_loop(hash_password, body.password)
     try:
         if user is not None and user.guest:
             account = await services.db.run(
@@ -81,7 +88,7 @@ async def register(
             )
     except queries.NameTaken as exc:
         raise HTTPException(409, f"the name {body.name!r} is taken") from exc
-    set_session(response, services, account)
+    await start_session(response, services, account)
     return public(account)
 
 
@@ -90,29 +97,63 @@ async def login(
     body: Credentials, request: Request, response: Response, services: ServicesDep
 ) -> UserPublic:
     """Sign in with a name and password."""
-    check_rate(request, services, "login")
+    await services.limits.hit("login", client_address(request))
     user = await services.db.run(queries.user_by_name, body.name)
-    if user is None or user.password_hash is None:
+    stored = user.password_hash if user is not None else None
+    check = await off_loop(check_password, stored, body.password)
+    if user is None or not check.ok:
         raise HTTPException(401, "wrong name or password")
-    if not verify_password(user.password_hash, body.password):
-        raise HTTPException(401, "wrong name or password")
-    set_session(response, services, user)
+    if check.new_hash is not None and stored is not None:
+        await services.db.run(rehash_password, user.id, stored, check.new_hash)
+    await start_session(response, services, user)
     return public(user)
 
 
 @router.post("/logout", status_code=204)
-async def logout(response: Response) -> Response:
-    """Sign out (the session cookie is removed)."""
+async def logout(request: Request, response: Response, services: ServicesDep) -> Response:
+    """Sign out: this session ends on every server, and the cookie is removed."""
+    token = current_token(request, services)
+    if token is not None:
+        await services.db.run(end_session, token_hash(token))
     response.delete_cookie(SESSION_COOKIE, path="/")
     response.status_code = 204
     return response
 
 
+@router.post("/password", status_code=204)
+async def change_password(
+    body: PasswordChange,
+    request: Request,
+    response: Response,
+    services: ServicesDep,
+    user: CurrentUser,
+) -> Response:
+    """Change the password; every other session of the account ends (this one stays)."""
+    await services.limits.hit("login", client_address(request))
+    if user.password_hash is None:
+        raise HTTPException(409, "a guest has no password: sign up to choose one")
+    check = await off_loop(check_password, user.password_hash, body.current_password)
+    if not check.ok:
+        raise HTTPException(401, "wrong name or password")
+    problem = password_problem(body.new_password, user.name, services.settings.min_password_length)
+    if problem:
+        raise HTTPException(422, problem)
+    new_hash = await off_loop(hash_password, body.new_password)
+    token = current_token(request, services)
+    keep = token_hash(token) if token is not None else None
+    await services.db.run(set_password, user.id, new_hash, keep)
+    response.status_code = 204
+    return response
+
+
 @router.post("/guest", status_code=201, response_model=UserPublic)
-async def guest(response: Response, services: ServicesDep, user: OptionalUser) -> UserPublic:
+async def guest(
+    request: Request, response: Response, services: ServicesDep, user: OptionalUser
+) -> UserPublic:
     """Play at once under a generated name (the signed-in user if there is one)."""
     if user is not None:
         return public(user)
+    await services.limits.hit("guest", client_address(request))
     for _ in range(10):
         name = f"guest-{secrets.token_hex(3)}"
         try:
@@ -121,7 +162,7 @@ async def guest(response: Response, services: ServicesDep, user: OptionalUser) -
             )
         except queries.NameTaken:
             continue
-        set_session(response, services, account)
+        await start_session(response, services, account)
         return public(account)
     raise HTTPException(503, "could not find a free guest name; try again")
 

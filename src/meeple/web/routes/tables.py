@@ -84,6 +84,7 @@ async def lobby(
 @router.post("/tables", status_code=201, response_model=TableOut)
 async def create_table(body: TableCreate, services: ServicesDep, user: CurrentUser) -> TableOut:
     """Open a table: game, seats, bots, options, private or public, rated, pace and clock."""
+    await services.limits.hit("tables", str(user.id))
     spec = TableSpec(
         game=body.game,
         seats=body.seats,
