@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from server_harness import LiveServer, make_settings, running
 
+from meeple.web import sockets
+
 
 def test_register_login_logout_and_me(server: LiveServer) -> None:
     ada = server.client("ada")
@@ -135,6 +137,25 @@ def test_logging_out_ends_the_session_even_for_a_copied_cookie(server: LiveServe
     assert thief.get("/api/auth/me", expect=401)["detail"]
     assert thief.connect(table_id).recv()["user"] is None
     thief.post(f"/api/tables/{table_id}/chat", {"text": "hi"}, expect=401)
+
+
+def test_a_socket_opened_before_logging_out_stops_acting_for_the_user(
+    server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sockets, "SESSION_RECHECK_S", 0.0)
+    ada = server.client("ada")
+    ada.guest()
+    table_id = ada.create_table(game="slide", seats=2, bots={"1": "random"})["table"]["id"]
+    ada.post(f"/api/tables/{table_id}/start")
+    thief = server.client("thief")
+    thief.http.cookies.update(ada.http.cookies)
+    sock = thief.connect(table_id)
+    assert sock.recv()["seat"] == 0
+    ada.post("/api/auth/logout", expect=204)
+    sock.send({"type": "chat", "id": "c", "text": "still me?"})
+    assert sock.recv_until(lambda m: m.get("id") == "c")["code"] == "sign_in"
+    sock.send({"type": "action", "id": "a", "action": {"type": "reveal", "cell": [0, 0]}})
+    assert sock.recv_until(lambda m: m.get("id") == "a")["code"] == "sign_in"
 
 
 def test_a_password_change_ends_every_other_session(server: LiveServer) -> None:

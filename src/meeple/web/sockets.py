@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from typing import Any
 from urllib.parse import urlparse
 
@@ -43,6 +44,9 @@ router = APIRouter()
 
 POLICY_VIOLATION = 1008
 
+SESSION_RECHECK_S = 5.0
+"""How long a socket acts on a session checked once, before checking it again."""
+
 
 class TableConnection:
     """One client's connection to one table: what it has been sent, what it may see."""
@@ -50,10 +54,27 @@ class TableConnection:
     def __init__(self, websocket: WebSocket, services: Services, table: Table, user: User | None):
         self.websocket, self.services, self.table, self.user = websocket, services, table, user
         self.sent_version = 0
+        self._session_checked_at = time.monotonic()
         self._send_lock = asyncio.Lock()
         # One stream of table messages at a time (hello, resume, events), so a
         # resend asked for with "sync" never interleaves with live events.
         self._stream_lock = asyncio.Lock()
+
+    async def signed_in_user(self) -> User | None:
+        """The connection's user, while its session is still open.
+
+        The session is looked up again at most every few seconds, so a socket
+        opened before signing out (or a password change) stops acting soon
+        after, without a store query for every message.
+        """
+        if self.user is None:
+            return None
+        now = time.monotonic()
+        if now - self._session_checked_at >= SESSION_RECHECK_S:
+            self._session_checked_at = now
+            if await websocket_user(self.websocket) is None:
+                self.user = None
+        return self.user
 
     @property
     def seat(self) -> int | None:
@@ -129,6 +150,7 @@ class TableConnection:
             announced = await subscription.get()
             if announced.get("version", 0) > self.table.snap.version:
                 await self.table.catch_up()
+            await self.signed_in_user()  # a signed-out socket gets a spectator's views
             await self.send_new_events()
 
     async def read(self) -> None:
@@ -167,9 +189,10 @@ class TableConnection:
         if isinstance(message, Sync):
             await self.resume(message.since)
             return
-        if self.user is None:
+        user = await self.signed_in_user()
+        if user is None:
             raise TableError("sign_in", "sign in (or play as a guest) to do that")
-        user, client_id = self.user, message.id
+        client_id = message.id
         if isinstance(message, Action):
             version, duplicate = await self.table.act(
                 user.id, client_id, message.action, message.seat
