@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,13 @@ from server_harness import (
 from meeple.ratelimit import RateLimited, RateLimits
 from meeple.store import queries
 from meeple.web import security
+
+
+@pytest.fixture
+def stored_server(tmp_path: Path, db_url: str) -> Iterator[LiveServer]:
+    """A live server on SQLite, then on PostgreSQL (each stored what the other refused)."""
+    with running(make_settings(tmp_path, db_url)) as server:
+        yield server
 
 
 def started_slide(server: LiveServer) -> tuple[Any, str]:
@@ -55,8 +63,9 @@ def stored_actions(server: LiveServer, table_id: str, seat: int) -> list[Any]:
 
 
 def test_an_action_with_an_unknown_key_is_refused_and_nothing_is_stored(
-    server: LiveServer,
+    stored_server: LiveServer,
 ) -> None:
+    server = stored_server
     alice, table_id = started_slide(server)
     junk = {"type": "reveal", "cell": [0, 0], "junk": "J" * 5000}
     refused = alice.post(f"/api/tables/{table_id}/actions", {"action": junk}, expect=400)
@@ -77,9 +86,9 @@ def test_a_body_over_the_size_limit_is_refused_before_it_is_read(server: LiveSer
 
 
 def test_a_lone_surrogate_in_chat_is_refused_and_the_history_stays_readable(
-    server: LiveServer,
+    stored_server: LiveServer,
 ) -> None:
-    alice, table_id = started_slide(server)
+    alice, table_id = started_slide(stored_server)
     response = raw_post(alice, f"/api/tables/{table_id}/chat", '{"text": "x\\ud800y"}')
     assert response.status_code == 400 and response.json()["code"] == "bad_json"
     sock = alice.connect(table_id)
