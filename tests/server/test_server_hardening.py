@@ -24,6 +24,8 @@ from server_harness import (
     run_async,
     running,
 )
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
 
 from meeple.ratelimit import RateLimited, RateLimits
 from meeple.store import queries
@@ -111,6 +113,7 @@ HOSTILE_BODIES = [
     ("huge integer", '{"game": "slide", "seats": ' + "9" * 5000 + "}", 400),
     ("not JSON", '{"game": ', 400),
     ("not UTF-8", '{"game": "\udcff"}', 400),
+    ("NUL character", '{"game": "slide", "seats": 2, "options": {"a\\u0000": 1}}', 400),
     ("wrong type", '{"game": "slide", "seats": "two"}', 422),
     ("unknown field", '{"game": "slide", "seats": 2, "colour": "red"}', 422),
 ]
@@ -129,6 +132,37 @@ def test_a_hostile_body_gets_a_json_refusal_and_the_connection_keeps_working(
     refusal = response.json()
     assert isinstance(refusal["detail"], str) and refusal["detail"]
     assert client.get("/api/health")["status"] == "ok"  # the same keep-alive connection
+
+
+def test_a_nul_in_a_url_or_a_string_is_refused_even_on_postgresql(
+    stored_server: LiveServer,
+) -> None:
+    alice, table_id = started_slide(stored_server)
+    for path in ("/api/tables/a%00b", "/api/users/a%00b", "/api/tables?game=a%00b"):
+        response = alice.http.get(path)
+        assert response.status_code == 400 and response.json()["code"] == "bad_url", path
+    for path, body in (
+        ("/api/auth/login", '{"name": "a\\u0000b", "password": "xxxxxxxxxx"}'),
+        (f"/api/tables/{table_id}/chat", '{"text": "a\\u0000b"}'),
+    ):
+        response = raw_post(alice, path, body)
+        assert response.status_code == 400 and response.json()["code"] == "bad_json", path
+    with pytest.raises(InvalidStatus):
+        connect(f"{stored_server.ws_url}/ws/tables/a%00b", open_timeout=5)
+    assert alice.get(f"/api/tables/{table_id}/events")
+
+
+def test_a_route_that_fails_answers_json_and_keeps_the_connection(
+    server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*_args: Any) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(queries, "user_by_name", broken)
+    client = server.client()
+    response = client.http.post("/api/auth/login", json={"name": "x", "password": "y" * 10})
+    assert response.status_code == 500 and response.json()["code"] == "server_error"
+    assert client.get("/api/health")["status"] == "ok"
 
 
 def test_chat_sent_all_at_once_stays_within_its_limit(tmp_path: Path) -> None:

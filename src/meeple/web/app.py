@@ -21,7 +21,7 @@ from meeple.ratelimit import RateLimited
 from meeple.tables.clock import Clock
 from meeple.tables.errors import TableError
 from meeple.web import pages
-from meeple.web.inputs import StrictBodies
+from meeple.web.guard import InputGuard
 from meeple.web.routes import auth, records, tables, users
 from meeple.web.services import Services
 from meeple.web.sockets import router as sockets_router
@@ -78,7 +78,7 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
     app.include_router(sockets_router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=pages.STATIC_DIR), name="static")
-    app.add_middleware(StrictBodies, max_bytes=settings.max_message_bytes)
+    app.add_middleware(InputGuard, max_bytes=settings.max_message_bytes)
     return app
 
 

@@ -3,7 +3,8 @@
 Python's ``json`` module accepts more than JSON: ``NaN`` and ``Infinity``,
 numbers that overflow to ``inf`` (``1e400``), integers of thousands of digits,
 lone surrogates in strings (``"\\ud800"``, which no UTF-8 encoder can write
-back) and nesting deep enough to exhaust the interpreter's stack. Each of
+back), NUL characters (which PostgreSQL cannot store) and nesting deep enough
+to exhaust the interpreter's stack. Each of
 those, once accepted, broke something later (a reply no browser parses, a 500
 on every read of a table's history, a dropped connection). :func:`loads_strict`
 refuses them all up front with a :class:`BadInput` naming the problem.
@@ -31,7 +32,7 @@ MAX_NUMBER_CHARS = 40
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKET = re.compile(r"[\[\]{}]")
-_SURROGATE = re.compile(r"[\ud800-\udfff]")
+_UNSTORABLE = re.compile(r"[\x00\ud800-\udfff]")
 
 
 class BadInput(ValueError):
@@ -78,13 +79,19 @@ def _short_int(text: str) -> int:
     return int(text)
 
 
-def _no_lone_surrogates(value: Any) -> None:
-    """Refuse strings (values or keys) holding a UTF-16 surrogate on its own."""
+def _no_unstorable_characters(value: Any) -> None:
+    """Refuse strings (values or keys) with a lone UTF-16 surrogate or a NUL character.
+
+    Neither can be stored: UTF-8 has no surrogates, PostgreSQL's text no NUL.
+    """
     stack = [value]
     while stack:
         item = stack.pop()
         if isinstance(item, str):
-            if _SURROGATE.search(item):
+            found = _UNSTORABLE.search(item)
+            if found and found.group() == "\x00":
+                raise BadInput("a string holds a NUL character")
+            if found:
                 raise BadInput("a string holds a lone UTF-16 surrogate (not valid Unicode)")
         elif isinstance(item, dict):
             stack.extend(item.keys())
@@ -113,90 +120,5 @@ def loads_strict(text: str | bytes, max_depth: int = MAX_DEPTH) -> Any:
         raise BadInput(f"not valid JSON: {exc.msg}") from None
     except RecursionError:  # the depth check makes this unreachable; stay safe anyway
         raise BadInput(f"JSON nests at most {max_depth} levels deep") from None
-    _no_lone_surrogates(value)
+    _no_unstorable_characters(value)
     return value
-
-
-def _is_json(content_type: str) -> bool:
-    """Whether FastAPI would read a body of this type as JSON (it does when none is given)."""
-    kind = content_type.split(";", 1)[0].strip().lower()
-    return kind in ("", "application/json") or kind.endswith("+json")
-
-
-def _refusal(status: int, message: str, code: str) -> tuple[int, bytes]:
-    return status, json.dumps({"detail": message, "code": code}).encode()
-
-
-class StrictBodies:
-    """ASGI middleware: a request body is at most ``max_bytes`` and, if JSON, strict JSON.
-
-    The body is read here (stopping as soon as it is too long), checked with
-    :func:`loads_strict`, then handed on unchanged, so a route never meets an
-    input the WebSocket would have refused.
-    """
-
-    def __init__(self, app: Any, max_bytes: int) -> None:
-        self.app = app
-        self.max_bytes = max_bytes
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        """Check the body of an HTTP request, then pass the request on."""
-        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
-            await self.app(scope, receive, send)
-            return
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
-        body, refusal = await self._read(headers, receive)
-        if refusal is None and body and _is_json(headers.get("content-type", "")):
-            try:
-                loads_strict(body)
-            except BadInput as exc:
-                refusal = _refusal(400, exc.message, exc.code)
-        if refusal is not None:
-            status, payload = refusal
-            await send(
-                {
-                    "type": "http.response.start",
-                    "status": status,
-                    "headers": [
-                        (b"content-type", b"application/json"),
-                        (b"content-length", str(len(payload)).encode()),
-                    ],
-                }
-            )
-            await send({"type": "http.response.body", "body": payload})
-            return
-        await self.app(scope, _replay(body, receive), send)
-
-    async def _read(
-        self, headers: dict[str, str], receive: Any
-    ) -> tuple[bytes, tuple[int, bytes] | None]:
-        too_big = _refusal(413, f"a request body has at most {self.max_bytes} bytes", "too_big")
-        declared = headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > self.max_bytes:
-            return b"", too_big
-        chunks, size = [], 0
-        while True:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return b"", _refusal(400, "the client went away", "disconnected")
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self.max_bytes:
-                return b"", too_big
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                return b"".join(chunks), None
-
-
-def _replay(body: bytes, receive: Any) -> Any:
-    """A ``receive`` that gives the body already read once, then waits as the real one does."""
-    sent = False
-
-    async def replay() -> Any:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return await receive()
-
-    return replay
