@@ -93,6 +93,8 @@ def value_kind(value: Any) -> str:
     text = str(value)
     if not isinstance(value, Raw) and _SURROGATE.search(text):
         return "lone surrogate"
+    if not isinstance(value, Raw) and "\x00" in text:
+        return "NUL character"
     if text.startswith("[" * 50) or '{"type":"ping","x":[[[' in text:
         return "deep array"
     if text.startswith('{"a":{"a":'):
@@ -309,7 +311,11 @@ def nearly_valid_mutations() -> SearchStrategy[Mutation]:
 
 # -- hostile values ------------------------------------------------------------------------------
 
-LONE_SURROGATES = ("x\ud800y", "\udfff", "\ud83d", "\ude00\ud83d", "ok\udbff", "\ud800")
+UNSTORABLE_STRINGS = (
+    *("x\ud800y", "\udfff", "\ud83d", "\ude00\ud83d", "ok\udbff", "\ud800"),
+    *("a\x00b", "\x00"),
+)
+"""Strings no store can keep: lone UTF-16 surrogates, and NUL (PostgreSQL text refuses it)."""
 
 
 def deep_array(depth: int) -> Raw:
@@ -333,10 +339,10 @@ def hostile_values() -> SearchStrategy[Any]:
     Each stays well under the 16 KB frame limit once inside a message.
     """
     constants = st.sampled_from(["NaN", "Infinity", "-Infinity", "1e400", "-1E999", "1e309"])
-    surrogate = st.sampled_from(LONE_SURROGATES) | st.builds(
+    surrogate = st.sampled_from(UNSTORABLE_STRINGS) | st.builds(
         lambda a, s, b: a + s + b,
         st.text(max_size=5),
-        st.sampled_from(LONE_SURROGATES),
+        st.sampled_from(UNSTORABLE_STRINGS),
         st.text(max_size=5),
     )
     return st.one_of(
@@ -387,7 +393,9 @@ def hostile_frames() -> SearchStrategy[str | bytes]:
 
 
 def _text_no_surrogates(min_size: int = 1, max_size: int = 80) -> SearchStrategy[str]:
-    return st.text(st.characters(exclude_categories=["Cs"]), min_size=min_size, max_size=max_size)
+    # No surrogates and no NUL: the two characters no store can keep, refused by the server.
+    chars = st.characters(exclude_categories=["Cs"], exclude_characters="\x00")
+    return st.text(chars, min_size=min_size, max_size=max_size)
 
 
 def client_ids_of_odd_types() -> SearchStrategy[Any]:
@@ -522,7 +530,7 @@ def ws_hostile(game: str) -> SearchStrategy[WsProbe]:
                 Mutation,
                 st.sampled_from(HOSTILE),
                 st.integers(0, 63),
-                st.sampled_from(EXTRA_KEYS) | st.sampled_from(LONE_SURROGATES),
+                st.sampled_from(EXTRA_KEYS) | st.sampled_from(UNSTORABLE_STRINGS),
                 hostile,
             ),
             action_shapes(game),
@@ -726,7 +734,7 @@ def rest_probes(game: str) -> SearchStrategy[RestProbe]:
         Mutation,
         st.sampled_from(HOSTILE),
         st.integers(0, 63),
-        st.sampled_from(EXTRA_KEYS) | st.sampled_from(LONE_SURROGATES),
+        st.sampled_from(EXTRA_KEYS) | st.sampled_from(UNSTORABLE_STRINGS),
         hostile,
     )
     action_route = next(r for r in routes if r[1].endswith("/actions"))
