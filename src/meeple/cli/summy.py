@@ -1,7 +1,7 @@
 """``meeple summy moves | check | replay``: Summy positions, moves and game records from files.
 
 - ``moves POSITION.json [--best N] [--text]``: every legal placement of the
-  player to move as one JSON array (``shared/formats/summy-position.md``), or
+  player to move as one JSON array (``docs/summy-position-format.md``), or
   the N best; ``--text`` prints a readable table instead.
 - ``check POSITION.json MOVE.json``: whether the move is legal and its score,
   or the rule it breaks (exit 0 legal, 1 illegal).

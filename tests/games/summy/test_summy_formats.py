@@ -1,4 +1,4 @@
-"""Position and move JSON (shared/formats/summy-position.md): reading, writing, refusing."""
+"""Position and move JSON (docs/summy-position-format.md): reading, writing, refusing."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Summy: make true equations with number and sign tiles; score the digits.
 
-The rules engine follows ``shared/rules/summy.md``: :mod:`.equation` (rules 6
+The rules engine follows ``docs/rules-summy.md``: :mod:`.equation` (rules 6
 and 7), :mod:`.rules` (``check_placement``, rules 1-7), :mod:`.formats`
 (position and move JSON), :mod:`.state` and :mod:`.game` (``GAME``, the game
 contract), :mod:`.notation` (``H 0,-3 1+1[=]2``); :mod:`.movegen` lists every

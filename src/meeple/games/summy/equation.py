@@ -1,7 +1,7 @@
 """Summy equations: split a run of tiles into numbers and operators, check it, evaluate it.
 
 An equation reads ``NUMBER (OP NUMBER)+ = NUMBER`` (rule 6 of
-``shared/rules/summy.md``) and is true when its left side, evaluated with
+``docs/rules-summy.md``) and is true when its left side, evaluated with
 ``x`` and ``:`` before ``+`` and ``-`` and left to right within a rank, in
 exact rational arithmetic, equals its right side (rule 7). Nothing here uses
 ``eval``.

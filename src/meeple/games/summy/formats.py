@@ -1,4 +1,4 @@
-"""Summy position and move JSON, exactly as ``shared/formats/summy-position.md`` says.
+"""Summy position and move JSON, exactly as ``docs/summy-position-format.md`` says.
 
 Extra keys are ignored on input; a value of the wrong type, an unknown tile,
 overlapping tiles, an equation that does not match the tiles or a hand of more

@@ -5,7 +5,7 @@ candidate run to the furthest cell a run from there may reach, with ``?`` for
 each empty cell (``"??5?=??"``); a *hand* is the player's tiles as a sorted
 string. :func:`solve` returns every run starting at the pattern's first cell
 that hand tiles can turn into a true equation (rules 6 and 7 of
-``shared/rules/summy.md``), as ``(end, filling)``: the run is
+``docs/rules-summy.md``), as ``(end, filling)``: the run is
 ``pattern[:end + 1]`` and ``filling`` holds one tile per ``?`` in it.
 
 A run may end at ``end`` only if the next cell is empty (``?``) or outside the

@@ -1,4 +1,4 @@
-"""Summy placement rules 1-7 (``shared/rules/summy.md``, "Placing"), each with its own message.
+"""Summy placement rules 1-7 (``docs/rules-summy.md``, "Placing"), each with its own message.
 
 >>> table = {(0, 0): "="}
 >>> move = check_placement(

@@ -114,7 +114,7 @@ class Position:
     """What the player to move faces: the table, the equations made, their hand.
 
     This is the unit that the move generator, the position JSON format
-    (``shared/formats/summy-position.md``) and the analyser work on.
+    (``docs/summy-position-format.md``) and the analyser work on.
     """
 
     tiles: dict[Cell, str]
