@@ -75,6 +75,10 @@ class ServerProcess:
             "MEEPLE_BOT_EXECUTOR": "thread",
             "MEEPLE_BOT_BUDGET_S": "0.1",
             "MEEPLE_BOT_WORKERS": "2",
+            # Every browser is a guest from 127.0.0.1: limits are tested elsewhere.
+            "MEEPLE_LIMIT_GUESTS": "1000/minute",
+            "MEEPLE_LIMIT_AUTH": "1000/minute",
+            "MEEPLE_LIMIT_TABLES": "1000/minute",
         }
         meeple = Path(sys.executable).with_name("meeple")
         self.log = (data_dir / "server.log").open("w")

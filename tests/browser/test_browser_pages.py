@@ -184,6 +184,34 @@ def test_sign_up_shows_the_server_refusal_translated_then_signs_in(new_page: New
     expect(page.locator("#account-error")).to_have_text("Nom ou mot de passe incorrect.")
 
 
+def test_the_create_form_offers_each_games_seats_bots_and_options(
+    new_page: NewPage, live: ServerProcess
+) -> None:
+    page = new_page("en-GB")
+    page.goto("/")
+    form = page.locator("#create-form")
+    match_to_100 = form.get_by_label("Match to 100 points (deal again until someone reaches 100)")
+    form.get_by_label("Summy").check()
+    expect(page.locator("#create-seats")).to_have_attribute("max", "2")
+    expect(match_to_100).to_be_hidden()
+    form.get_by_label("Slide").check()
+    expect(page.locator("#create-seats")).to_have_attribute("max", "6")
+    page.locator("#create-seats").fill("3")
+    page.locator("#create-seats").dispatch_event("input")
+    for seat in (1, 2):
+        page.locator(f'select[name="seat-{seat}"]').select_option("bot:random")
+    match_to_100.check()
+    form.get_by_role("button", name="Create the table").click()
+    page.wait_for_url("**/table/**")
+    table_id = page.url.rsplit("/", 1)[-1]
+    with live.client() as client:
+        table = client.get(f"/api/tables/{table_id}").json()["table"]
+    assert table["game"] == "slide" and table["seat_count"] == 3
+    assert table["options"]["match_to_100"] is True
+    assert table["options"]["lowest_reveal_starts"] is False
+    assert [seat["bot"] for seat in table["seats"]] == [None, "random", "random"]
+
+
 def test_the_lobby_shows_a_new_open_table_live(new_page: NewPage, live: ServerProcess) -> None:
     page = new_page("it-IT")
     page.goto("/")

@@ -142,6 +142,24 @@ def test_game_describes_itself(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
+def test_the_options_model_says_what_setup_accepts(name: str) -> None:
+    game = get_game(name)
+    assert game.min_players <= game.quick_play_seats <= game.max_players
+    defaults = game.options_model().model_dump()
+    assert {**defaults, "players": game.min_players} == game.default_options(game.min_players)
+    schema = game.options_model.model_json_schema()
+    assert "players" not in schema.get("properties", {})
+    for option, spec in schema.get("properties", {}).items():
+        if spec.get("type") == "boolean":
+            flipped = {**game.default_options(game.min_players), option: not defaults[option]}
+            game.setup(flipped, 1)
+            with pytest.raises(BadOptions):
+                game.setup({**flipped, option: "yes"}, 1)
+    with pytest.raises(BadOptions):
+        game.setup({**game.default_options(game.min_players), "not_an_option": 1}, 1)
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
 def test_player_counts_outside_the_range_are_refused(name: str) -> None:
     game = get_game(name)
     for players in (game.min_players - 1, game.max_players + 1):

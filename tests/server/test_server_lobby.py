@@ -10,6 +10,8 @@ import pytest
 from server_harness import LiveServer, url_path
 from websockets.sync.client import connect
 
+from meeple.games import GAME_NAMES, get_game
+
 BAD_TABLES = [
     ("summy for three", {"game": "summy", "seats": 3}, "bad_seats"),
     ("slide alone", {"game": "slide", "seats": 1}, "bad_seats"),
@@ -187,3 +189,25 @@ def test_a_finished_table_leaves_memory_and_comes_back_from_the_store(server: Li
     while table_id in manager.tables:  # loaded again, and let go again
         assert time.monotonic() < deadline
         time.sleep(0.05)
+
+
+def test_the_games_come_from_the_registry_with_seats_options_and_bots(server: LiveServer) -> None:
+    games = {game["name"]: game for game in server.client().get("/api/games")}
+    assert set(games) == set(GAME_NAMES)
+    slide = games["slide"]
+    assert (slide["min_players"], slide["max_players"], slide["quick_play_seats"]) == (2, 6, 4)
+    assert set(slide["options"]["properties"]) == {"lowest_reveal_starts", "match_to_100"}
+    assert slide["option_defaults"] == {"lowest_reveal_starts": False, "match_to_100": False}
+    assert games["summy"]["bot_levels"] == ["random", "greedy", "strong", "expert"]
+    spec = server.client().get("/openapi.json")
+    enum = spec["components"]["schemas"]["TableCreate"]["properties"]["game"]["enum"]
+    assert enum == list(GAME_NAMES)
+
+
+def test_quick_play_opens_the_games_own_number_of_seats(server: LiveServer) -> None:
+    for name in GAME_NAMES:
+        player = server.client()
+        player.guest()
+        table = player.post("/api/quickplay", {"game": name})["table"]
+        assert table["seat_count"] == get_game(name).quick_play_seats
+    player.post("/api/quickplay", {"game": "chess"}, expect=422)

@@ -9,6 +9,7 @@ EXPECTED = {
     ("post", "/api/auth/login"),
     ("post", "/api/auth/logout"),
     ("post", "/api/auth/password"),
+    ("get", "/api/games"),
     ("post", "/api/auth/guest"),
     ("get", "/api/auth/me"),
     ("get", "/api/tables"),

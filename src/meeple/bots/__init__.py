@@ -13,7 +13,7 @@ from importlib import import_module
 
 from meeple.bots.base import LEVEL_LABELS, LEVELS, Bot
 
-__all__ = ["BOT_CLASSES", "LEVELS", "LEVEL_LABELS", "Bot", "get_bot"]
+__all__ = ["BOT_CLASSES", "LEVELS", "LEVEL_LABELS", "Bot", "get_bot", "levels_for"]
 
 BOT_CLASSES: dict[tuple[str, str], str] = {
     ("summy", "random"): "meeple.bots.summy_basic:RandomSummyBot",
@@ -42,3 +42,12 @@ def get_bot(game: str, level: str, seed: int) -> Bot:
     module_name, _, class_name = where.partition(":")
     bot: Bot = getattr(import_module(module_name), class_name)(seed)
     return bot
+
+
+def levels_for(game: str) -> tuple[str, ...]:
+    """The bot levels ``game`` has, weakest first.
+
+    >>> levels_for("summy")
+    ('random', 'greedy', 'strong', 'expert')
+    """
+    return tuple(level for level in LEVELS if (game, level) in BOT_CLASSES)

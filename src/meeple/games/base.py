@@ -20,6 +20,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeAlias
 
+from pydantic import BaseModel
+
 JSON: TypeAlias = Any
 """A value that ``json.dumps`` accepts: dict, list, str, int, float, bool, None."""
 
@@ -104,6 +106,14 @@ class Game(Protocol):
     name: str
     min_players: int
     max_players: int
+    quick_play_seats: int
+    """How many seats a quick-play table of this game has."""
+    options_model: type[BaseModel]
+    """The table options besides ``players``: types, defaults and descriptions.
+
+    The REST schema and the create-table form are made from it; its defaults
+    are :meth:`default_options` less ``players``.
+    """
 
     def default_options(self, players: int) -> dict[str, JSON]:
         """The options of a new table with this many players."""

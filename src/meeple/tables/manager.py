@@ -25,7 +25,7 @@ from meeple.tables.clock import Clock
 from meeple.tables.errors import TableError
 from meeple.tables.log import CLOSED, FINISHED, OPEN, PLAYING, LogEvent
 from meeple.tables.persist import event_from_row, event_row, seat_row
-from meeple.tables.spec import TableSpec, check_spec
+from meeple.tables.spec import TableSpec, check_game, check_spec
 from meeple.tables.table import Table, TableContext, TableInfo, reset_for_rematch
 
 LOBBY_CHANNEL = "lobby"
@@ -164,6 +164,7 @@ class TableManager:
 
     async def quick_play(self, user_id: int, user_name: str, game: str) -> Table:
         """Seat the user at an open quick-play table of ``game``, or open one for others to join."""
+        seats = check_game(game).quick_play_seats
         for row, _seats in await self.db.run(queries.open_public_tables, game):
             if not row.auto_start:
                 continue
@@ -175,9 +176,8 @@ class TableManager:
             except TableError:
                 continue
             return table
-        players = 4 if game == "slide" else 2
         return await self.create(
-            user_id, user_name, TableSpec(game=game, seats=players, auto_start=True)
+            user_id, user_name, TableSpec(game=game, seats=seats, auto_start=True)
         )
 
     async def lobby(self, game: str | None = None, status: str = OPEN) -> list[dict[str, JSON]]:

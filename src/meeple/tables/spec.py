@@ -7,7 +7,7 @@ from typing import Any
 
 from meeple.bots import LEVELS
 from meeple.games import GAME_NAMES, get_game
-from meeple.games.base import JSON, BadOptions
+from meeple.games.base import JSON, BadOptions, Game
 from meeple.tables.errors import TableError
 
 PACES: dict[str, tuple[int, int, int]] = {
@@ -49,11 +49,17 @@ class CheckedSpec:
     creator_seat: int | None
 
 
+def check_game(name: str) -> Game:
+    """The game registered as ``name``; :class:`TableError` naming the choices if none."""
+    if name not in GAME_NAMES:
+        shown = name if len(name) <= 20 else name[:20] + "..."
+        raise TableError("bad_game", f"unknown game {shown!r}; choose {', '.join(GAME_NAMES)}")
+    return get_game(name)
+
+
 def check_spec(spec: TableSpec) -> CheckedSpec:
     """The spec with its options completed; :class:`TableError` naming what is wrong."""
-    if spec.game not in GAME_NAMES:
-        raise TableError("bad_game", f"unknown game {spec.game!r}; choose {', '.join(GAME_NAMES)}")
-    game = get_game(spec.game)
+    game = check_game(spec.game)
     if not game.min_players <= spec.seats <= game.max_players:
         raise TableError(
             "bad_seats",

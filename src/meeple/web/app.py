@@ -22,7 +22,7 @@ from meeple.tables.clock import Clock
 from meeple.tables.errors import TableError
 from meeple.web import pages
 from meeple.web.guard import InputGuard
-from meeple.web.routes import auth, records, tables, users
+from meeple.web.routes import auth, games, records, tables, users
 from meeple.web.services import Services
 from meeple.web.sockets import router as sockets_router
 
@@ -72,6 +72,7 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
         return {"status": "ok", "version": __version__}
 
     app.include_router(auth.router)
+    app.include_router(games.router)
     app.include_router(tables.router)
     app.include_router(records.router)
     app.include_router(users.router)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema
+
+from meeple.games import GAME_NAMES
 
 
 class ErrorOut(BaseModel):
@@ -52,17 +54,33 @@ class UserPublic(BaseModel):
     guest: bool
 
 
+def _known_game(name: str) -> str:
+    if name not in GAME_NAMES:
+        raise ValueError(f"unknown game; choose one of: {', '.join(GAME_NAMES)}")
+    return name
+
+
+GameName = Annotated[
+    str,
+    AfterValidator(_known_game),
+    WithJsonSchema({"type": "string", "enum": list(GAME_NAMES)}),
+]
+"""A registered game's name (the list comes from the registry, :data:`GAME_NAMES`)."""
+
+
 class TableCreate(Input):
     """A table to open."""
 
-    game: Literal["summy", "slide"]
-    seats: int = Field(ge=1, le=6, description="Summy 1-2, Slide 2-6")
+    game: GameName
+    seats: int = Field(ge=1, description="within the game's players (GET /api/games)")
     bots: dict[int, str] = Field(
         default_factory=dict,
         description="seat -> bot level (random, greedy, strong, expert)",
         examples=[{"2": "greedy", "3": "strong"}],
     )
-    options: dict[str, Any] = Field(default_factory=dict, description="the game's options")
+    options: dict[str, Any] = Field(
+        default_factory=dict, description="the game's options (GET /api/games gives each game's)"
+    )
     private: bool = Field(False, description="only reachable through its invite link")
     rated: bool = False
     pace: Literal["realtime", "turn"] = "realtime"
@@ -123,7 +141,7 @@ class RematchOut(BaseModel):
 class QuickPlayIn(Input):
     """The game to play now."""
 
-    game: Literal["summy", "slide"]
+    game: GameName
 
 
 class ReplayStep(BaseModel):
@@ -178,3 +196,17 @@ class LeaderboardLine(BaseModel):
     rating: float
     games: int
     wins: int
+
+
+class GameOut(BaseModel):
+    """What a game offers a table: seats, quick play, options, bots."""
+
+    name: str = Field(examples=["slide"])
+    min_players: int
+    max_players: int
+    quick_play_seats: int = Field(description="the seats of a quick-play table")
+    options: dict[str, Any] = Field(
+        description="JSON Schema of the table options besides the player count"
+    )
+    option_defaults: dict[str, Any]
+    bot_levels: list[str] = Field(description="weakest first")

@@ -11,11 +11,26 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from meeple.games.base import JSON, Event, IllegalAction, Result, Seat
 from meeple.games.slide import hidden, rules
 from meeple.games.slide.actions import Action, action_json, parse_action
 from meeple.games.slide.state import MAX_PLAYERS, MIN_PLAYERS, State, new_state, parse_options
 from meeple.games.slide.view import view
+
+
+class SlideOptions(BaseModel):
+    """Slide's table options besides the player count (docs/rules-slide.md)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    lowest_reveal_starts: bool = Field(
+        default=False, description="in round 1, who revealed the lowest card plays first"
+    )
+    match_to_100: bool = Field(
+        default=False, description="deal again until a running total reaches 100; lowest wins"
+    )
 
 
 class SlideGame:
@@ -24,10 +39,12 @@ class SlideGame:
     name = "slide"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
+    quick_play_seats = 4
+    options_model: type[BaseModel] = SlideOptions
 
     def default_options(self, players: int) -> dict[str, JSON]:
         """``{"players": n, "lowest_reveal_starts": false, "match_to_100": false}``."""
-        return {"players": players, "lowest_reveal_starts": False, "match_to_100": False}
+        return {"players": players, **SlideOptions().model_dump()}
 
     def setup(self, options: Mapping[str, JSON], seed: int) -> State:
         """A new game dealt from ``random.Random(seed)``; :class:`BadOptions` if refused."""

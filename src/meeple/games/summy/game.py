@@ -18,6 +18,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from itertools import combinations
 
+from pydantic import BaseModel, ConfigDict
+
 from meeple.games.base import (
     JSON,
     BadOptions,
@@ -74,12 +76,20 @@ def discards(hand: Iterable[str]) -> list[Discard]:
     return found
 
 
+class SummyOptions(BaseModel):
+    """Summy has no table option besides the player count."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
 class SummyGame:
     """Summy for 1 or 2 players: make equations with tiles, score their digits."""
 
     name = "summy"
     min_players = 1
     max_players = 2
+    quick_play_seats = 2
+    options_model: type[BaseModel] = SummyOptions
 
     def default_options(self, players: int) -> dict[str, JSON]:
         """``{"players": players}``: Summy has no other option."""

@@ -18,6 +18,7 @@ from meeple.games import GAME_NAMES
 from meeple.i18n import LANG_COOKIE, LANGUAGES
 from meeple.web.pages.check import CheckRequest, answer_json, check_staged
 from meeple.web.pages.render import js_catalog, render, request_language
+from meeple.web.routes.games import describe_game
 
 STATIC_DIR = Path(__file__).parent.parent / "static"
 """The scripts, styles and pictures, served at ``/static``."""
@@ -36,7 +37,9 @@ def _known_game(game: str) -> str:
 @router.get("/", response_class=HTMLResponse)
 def home(request: Request) -> HTMLResponse:
     """The home page and lobby: the games, quick play, open tables, create a table."""
-    return render(request, "home.html", "home")
+    return render(
+        request, "home.html", "home", game_infos=[describe_game(name) for name in GAME_NAMES]
+    )
 
 
 @router.get("/signin", response_class=HTMLResponse)

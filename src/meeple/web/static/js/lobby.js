@@ -3,8 +3,8 @@ import { api, ensurePlayer, routes, wsUrl } from "./api.js";
 import { el, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
-const SEAT_LIMITS = { summy: [1, 2], slide: [2, 6] };
-const LEVELS = ["random", "greedy", "strong", "expert"];
+/** The chosen game's radio button: its data says the players allowed and the bot levels. */
+const chosenGame = () => form.querySelector('input[name="game"]:checked');
 
 function showError(message) {
   $("lobby-error").hidden = !message;
@@ -45,10 +45,10 @@ for (const button of document.querySelectorAll("[data-bot]")) {
 const form = $("create-form");
 const seatsInput = $("create-seats");
 
-function seatRow(index, previous) {
+function seatRow(index, previous, levels) {
   const choices = [
     ["me", t("js.create.seat_me")], ["open", t("js.create.seat_open")],
-    ...LEVELS.map((level) => [`bot:${level}`, t("js.create.seat_bot", { level: t("bot." + level) })]),
+    ...levels.map((level) => [`bot:${level}`, t("js.create.seat_bot", { level: t("bot." + level) })]),
   ].filter(([value]) => (index === 0 ? value === "me" : value !== "me"));
   const select = el("select", { name: `seat-${index}`, "aria-label": t("js.create.seat_n", { n: index + 1 }) },
     ...choices.map(([value, label]) => el("option", { value, selected: value === previous }, label)));
@@ -56,15 +56,27 @@ function seatRow(index, previous) {
 }
 
 function updateForm() {
-  const game = form.elements.game.value;
-  const [low, high] = SEAT_LIMITS[game];
+  const chosen = chosenGame();
+  const game = chosen.value;
+  const [low, high] = [Number(chosen.dataset.min), Number(chosen.dataset.max)];
+  const levels = chosen.dataset.levels.split(",").filter(Boolean);
   seatsInput.min = low;
   seatsInput.max = high;
   const seats = Math.min(high, Math.max(low, Number(seatsInput.value) || low));
   seatsInput.value = seats;
   const previous = [...$("seat-rows").querySelectorAll("select")].map((s) => s.value);
-  $("seat-rows").replaceChildren(...Array.from({ length: seats }, (_, i) => seatRow(i, previous[i] || (i === 0 ? "me" : "open"))));
-  $("slide-options").hidden = game !== "slide";
+  $("seat-rows").replaceChildren(...Array.from({ length: seats }, (_, i) => seatRow(i, previous[i] || (i === 0 ? "me" : "open"), levels)));
+  for (const fieldset of form.querySelectorAll(".game-options")) fieldset.hidden = fieldset.dataset.game !== game;
+}
+
+/** The chosen game's options, as the form's checkboxes say. */
+function chosenOptions(game) {
+  const options = {};
+  const fieldset = form.querySelector(`.game-options[data-game="${game}"]`);
+  for (const box of fieldset ? fieldset.querySelectorAll("input[type=checkbox]") : []) {
+    options[box.name.slice("option:".length)] = box.checked;
+  }
+  return options;
 }
 
 form.addEventListener("change", (event) => { if (!event.target.name.startsWith("seat-")) updateForm(); });
@@ -80,9 +92,7 @@ form.addEventListener("submit", (event) => {
     if (choice && choice.startsWith("bot:")) bots[i] = choice.slice(4);
   }
   const [kind, seconds] = String(data.get("pace")).split(":");
-  const options = game === "slide"
-    ? { lowest_reveal_starts: data.get("lowest_reveal_starts") === "on", match_to_100: data.get("match_to_100") === "on" }
-    : {};
+  const options = chosenOptions(game);
   goTo(() => createAndStart({
     game, seats, bots, options, rated: data.get("rated") === "on",
     private: data.get("visibility") === "private",
