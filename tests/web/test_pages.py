@@ -9,6 +9,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from fastapi.testclient import TestClient
 
+from meeple.games import GAME_NAMES
 from meeple.i18n import LANG_COOKIE, LANGUAGES, catalog
 from meeple.web.pages import STATIC_DIR, router
 
@@ -172,3 +173,12 @@ def test_catalog_texts_escape_html(client: TestClient) -> None:
     assert "<b>x" not in response.text
     assert "&lt;b&gt;x" in response.text
     assert catalog("en").gettext("profile.title", name="x") == "x"
+
+
+def test_the_game_modules_come_from_the_registry(client: TestClient) -> None:
+    response = client.get("/js/games.js")
+    assert response.headers["content-type"].startswith("text/javascript")
+    for name in GAME_NAMES:
+        assert f'"/static/js/games/{name}/ui.js"' in response.text
+        assert client.get(f"/static/js/games/{name}/ui.js").status_code == 200
+    assert "export const GAMES = {" in response.text

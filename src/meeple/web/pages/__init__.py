@@ -8,11 +8,12 @@ in ``static/js`` over the server's REST routes and WebSocket.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from meeple.games import GAME_NAMES
 from meeple.i18n import LANG_COOKIE, LANGUAGES
@@ -108,6 +109,24 @@ def script_catalog(lang: str) -> JSONResponse:
     if lang not in LANGUAGES:
         raise HTTPException(404, f"unknown language {lang!r}")
     return JSONResponse(js_catalog(lang))
+
+
+@router.get("/js/games.js", include_in_schema=False)
+def game_modules() -> Response:
+    """The browser module of every registered game, by name, from the registry.
+
+    Each game keeps its browser code in ``static/js/games/<game>/``; its
+    ``ui.js`` exports ``createUi``, ``shownScores`` and ``seatNotes``. The
+    table, replay and profile pages import ``GAMES`` from here, so they name
+    no game and a new one needs no edit outside its own folders.
+    """
+    lines = [
+        f'import * as game{index} from "/static/js/games/{name}/ui.js";'
+        for index, name in enumerate(GAME_NAMES)
+    ]
+    entries = ", ".join(f"{json.dumps(name)}: game{index}" for index, name in enumerate(GAME_NAMES))
+    lines.append(f"export const GAMES = {{ {entries} }};")
+    return Response("\n".join(lines) + "\n", media_type="text/javascript")
 
 
 @router.post("/pages-api/summy/check")

@@ -2,10 +2,11 @@
 import { api, routes } from "./api.js";
 import { ratingChart } from "./chart.js";
 import { el, t } from "./i18n.js";
+import { GAMES } from "/js/games.js";
 
 const $ = (id) => document.getElementById(id);
 const name = $("profile").dataset.name;
-const GAMES = ["summy", "slide"];
+const GAME_NAMES = Object.keys(GAMES);
 
 async function load() {
   let data;
@@ -18,7 +19,7 @@ async function load() {
   }
   const ratings = new Map(data.ratings.map((r) => [r.game, r]));
   const finished = data.finished || {};
-  const stats = GAMES.filter((game) => ratings.has(game) || finished[game]).map((game) => {
+  const stats = GAME_NAMES.filter((game) => ratings.has(game) || finished[game]).map((game) => {
     const rating = ratings.get(game);
     return el("div", { class: "stat" }, el("strong", {}, t("game." + game)), el("br"),
       t("js.profile.played", { n: finished[game] ?? rating?.games ?? 0 }), " · ",
@@ -27,13 +28,13 @@ async function load() {
   });
   $("profile-games").replaceChildren(...(stats.length ? stats : [el("p", {}, t("js.profile.no_games"))]));
   const series = {};
-  for (const game of GAMES) {
+  for (const game of GAME_NAMES) {
     try {
       const points = await api("GET", routes.history(name, game));
       series[game] = points.map((p) => ({ at: p.at * 1000, rating: p.rating }));
     } catch { series[game] = []; }
   }
-  const chart = ratingChart(series, t("js.profile.chart_label", { name }), { summy: t("game.summy"), slide: t("game.slide") });
+  const chart = ratingChart(series, t("js.profile.chart_label", { name }), Object.fromEntries(GAME_NAMES.map((game) => [game, t("game." + game)])));
   $("profile-chart").replaceChildren(chart || el("p", { class: "muted" }, t("js.profile.no_ratings")));
   $("profile-recent").replaceChildren(...(data.recent_tables || []).map((table) => {
     const when = new Date(table.created_at * 1000).toLocaleString(document.documentElement.lang);

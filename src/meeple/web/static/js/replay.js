@@ -1,9 +1,8 @@
 // Step through a finished game, forward and back, from the server's replay of its record.
 import { api, routes } from "./api.js";
 import { el, t } from "./i18n.js";
-import { createSlide } from "./slide.js";
-import { createSummy } from "./summy.js";
-import { describeTableEvent, shownScores } from "./table_log.js";
+import { GAMES } from "/js/games.js";
+import { describeTableEvent } from "./table_log.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = $("replay").dataset.table;
@@ -33,7 +32,7 @@ async function show(n) {
   $("replay-step").textContent = t("js.replay.step", { n, total });
   $("replay-first").disabled = $("replay-back").disabled = n === 0;
   $("replay-forward").disabled = $("replay-last").disabled = n === total;
-  const scores = shownScores(step.view);
+  const scores = GAMES[table.game].shownScores(step.view);
   $("players").replaceChildren(...table.seats.map((_, seat) => el("li", {},
     seatName(seat), el("br"), scores[seat] !== undefined ? t("js.table.points", { n: scores[seat] }) : "")));
   const line = describeTableEvent({ kind: "action", seat: step.action ? step.action[0] : null, data: { events: step.events } }, seatName, ui);
@@ -72,7 +71,7 @@ async function load() {
     show(index);
   });
   const ctx = { send: () => {}, seatName, say: () => {}, replay: true };
-  ui = table.game === "slide" ? createSlide($("game"), ctx) : createSummy($("game"), ctx);
+  ui = GAMES[table.game].createUi($("game"), ctx);
   await show(0);
 }
 

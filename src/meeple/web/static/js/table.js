@@ -2,9 +2,8 @@
 import { api, ensurePlayer, routes } from "./api.js";
 import { el, t, translateMessage } from "./i18n.js";
 import { TableConnection } from "./connection.js";
-import { createSlide } from "./slide.js";
-import { createSummy } from "./summy.js";
-import { describeTableEvent, shownScores } from "./table_log.js";
+import { GAMES } from "/js/games.js";
+import { describeTableEvent } from "./table_log.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("table");
@@ -57,7 +56,7 @@ function ensureUi(game) {
   if (ui || !game) return;
   $("table-heading").textContent = t("game." + game);
   $("rules-link").href = `/rules/${game}`;
-  ui = game === "slide" ? createSlide($("game"), { send, seatName, say }) : createSummy($("game"), { send, seatName, say });
+  ui = GAMES[game].createUi($("game"), { send, seatName, say });
 }
 
 function formatClock(seconds) {
@@ -68,12 +67,12 @@ function formatClock(seconds) {
 
 function drawPlayers() {
   if (!info) return;
-  const scores = view ? shownScores(view) : [];
+  const gameModule = info ? GAMES[info.game] : null;
+  const scores = view && gameModule ? gameModule.shownScores(view) : [];
   $("players").replaceChildren(...info.seats.map((seat, index) => {
     const at = deadlines[String(index)];
     const left = at === undefined || at === null ? null : at - Date.now() / 1000;
     const acting = toAct.includes(index);
-    const picked = view && view.phase === "reveal" && view.picked && view.picked[index];
     return el("li", { class: [acting ? "to-act" : "", mySeat() === index ? "me" : ""].join(" ").trim(), dataset: { seat: index } },
       el("span", { class: "name" }, seatName(index)),
       mySeat() === index ? el("span", { class: "muted" }, ` (${t("js.table.you")})`) : null,
@@ -81,8 +80,7 @@ function drawPlayers() {
       ...[
         scores[index] !== undefined ? el("span", { class: "score" }, t("js.table.points", { n: scores[index] })) : null,
         left !== null ? el("span", { class: `clock${left < 15 ? " low" : ""}`, "aria-label": t("js.table.clock_label", { time: formatClock(left) }) }, formatClock(left)) : null,
-        picked ? el("span", {}, t("js.slide.has_picked")) : null,
-        view && view.hand_sizes ? el("span", { class: "muted" }, t("js.summy.tiles_in_hand", { n: view.hand_sizes[index] })) : null,
+        ...(view && gameModule ? gameModule.seatNotes(view, index) : []),
       ].filter(Boolean).flatMap((part, i) => (i ? [" · ", part] : [part])),
       acting ? el("span", { class: "sr" }, ` ${t("js.table.to_play")}`) : null);
   }));

@@ -22,10 +22,3 @@ export function describeTableEvent(event, seatName, ui) {
     default: return null;
   }
 }
-
-/** The points to show per seat: Summy's running scores; Slide's totals once they mean something. */
-export function shownScores(view) {
-  if (view.game === "summy") return view.scores;
-  if (view.phase === "over" || (view.options && view.options.match_to_100)) return view.totals;
-  return [];
-}

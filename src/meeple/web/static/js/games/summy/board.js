@@ -1,5 +1,5 @@
 // The Summy table's growing grid: pan and zoom by mouse, touch and keyboard; cells by key "row,col".
-import { el, t } from "./i18n.js";
+import { el, t } from "../../i18n.js";
 
 export const CELL = 40;
 const MARGIN = 3;

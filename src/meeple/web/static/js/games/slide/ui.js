@@ -1,5 +1,5 @@
 // The Slide table: your grid large with entry arrows, the others small, the pool, the reveal.
-import { el, t } from "./i18n.js";
+import { el, t } from "../../i18n.js";
 
 const SIDES = ["top", "left", "right", "bottom"];
 const ARROWS = { top: "↓", bottom: "↑", left: "→", right: "←" };
@@ -222,4 +222,20 @@ export function describeSlide(event, seatName) {
     case "game_over": return t("js.log.game_over");
     default: return null;
   }
+}
+
+// ----- what the generic pages ask of every game module (see /js/games.js) -----
+
+/** Build this game's table UI in `root` (the table and replay pages call it). */
+export const createUi = createSlide;
+
+/** The points to show per seat: the totals once they mean something (the end, or a match to 100). */
+export function shownScores(view) {
+  if (view.phase === "over" || (view.options && view.options.match_to_100)) return view.totals;
+  return [];
+}
+
+/** Short notes beside a seat's name in the players list. */
+export function seatNotes(view, seat) {
+  return view.phase === "reveal" && view.picked && view.picked[seat] ? [el("span", {}, t("js.slide.has_picked"))] : [];
 }

@@ -1,6 +1,6 @@
 // The Summy table: the board, the hand rack, staging (drag and drop, clicks, keys), checks, discard, pass.
-import { el, t } from "./i18n.js";
-import { createBoard, face, key, parseKey, tileName } from "./summy_board.js";
+import { el, t } from "../../i18n.js";
+import { createBoard, face, key, parseKey, tileName } from "./board.js";
 
 const isOperator = (tile) => !"0123456789".includes(tile);
 
@@ -327,4 +327,19 @@ export function describeSummy(event, seatName) {
     case "game_over": return t("js.log.game_over");
     default: return null;
   }
+}
+
+// ----- what the generic pages ask of every game module (see /js/games.js) -----
+
+/** Build this game's table UI in `root` (the table and replay pages call it). */
+export const createUi = createSummy;
+
+/** The points to show per seat: the running scores. */
+export function shownScores(view) {
+  return view.scores;
+}
+
+/** Short notes beside a seat's name in the players list. */
+export function seatNotes(view, seat) {
+  return view.hand_sizes ? [el("span", { class: "muted" }, t("js.summy.tiles_in_hand", { n: view.hand_sizes[seat] }))] : [];
 }
