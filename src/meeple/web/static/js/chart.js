@@ -1,6 +1,5 @@
 // A rating-over-time plot as inline SVG: one line per game, axes with a few ticks.
 const NS = "http://www.w3.org/2000/svg";
-const COLOURS = { summy: "#1f6f5c", slide: "#7b3c96" };
 
 function svg(tag, attrs = {}, text = null) {
   const node = document.createElementNS(NS, tag);
@@ -9,8 +8,9 @@ function svg(tag, attrs = {}, text = null) {
   return node;
 }
 
-/** An SVG plot of `series` ({game: [{at, rating}, ...]}), labelled `label`, or null if empty. */
-export function ratingChart(series, label, names) {
+/** An SVG plot of `series` ({game: [{at, rating}, ...]}), labelled `label`, each game named by
+ * `names` and drawn in `colours` (by game), or null if empty. */
+export function ratingChart(series, label, names, colours = {}) {
   const points = Object.values(series).flat();
   if (!points.length) return null;
   const width = 640, height = 260, left = 48, right = 12, top = 12, bottom = 36;
@@ -34,7 +34,7 @@ export function ratingChart(series, label, names) {
   for (const [game, list] of Object.entries(series)) {
     if (!list.length) continue;
     const path = list.map((p, i) => `${i ? "L" : "M"}${x(p.at).toFixed(1)},${y(p.rating).toFixed(1)}`).join(" ");
-    const colour = COLOURS[game] || "#333";
+    const colour = colours[game] || "#333";
     root.append(svg("path", { class: "line", d: path, stroke: colour }));
     for (const p of list) root.append(svg("circle", { cx: x(p.at), cy: y(p.rating), r: 3, fill: colour }));
     root.append(svg("text", { x: width - 120, y: top + 14 + 16 * row++, fill: colour }, names[game] || game));

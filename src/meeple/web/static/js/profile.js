@@ -34,7 +34,9 @@ async function load() {
       series[game] = points.map((p) => ({ at: p.at * 1000, rating: p.rating }));
     } catch { series[game] = []; }
   }
-  const chart = ratingChart(series, t("js.profile.chart_label", { name }), Object.fromEntries(GAME_NAMES.map((game) => [game, t("game." + game)])));
+  const chart = ratingChart(series, t("js.profile.chart_label", { name }),
+    Object.fromEntries(GAME_NAMES.map((game) => [game, t("game." + game)])),
+    Object.fromEntries(GAME_NAMES.map((game) => [game, GAMES[game].colour])));
   $("profile-chart").replaceChildren(chart || el("p", { class: "muted" }, t("js.profile.no_ratings")));
   $("profile-recent").replaceChildren(...(data.recent_tables || []).map((table) => {
     const when = new Date(table.created_at * 1000).toLocaleString(document.documentElement.lang);

@@ -226,6 +226,9 @@ export function describeSlide(event, seatName) {
 
 // ----- what the generic pages ask of every game module (see /js/games.js) -----
 
+/** This game's colour in charts (the profile's rating chart). */
+export const colour = "#7b3c96";
+
 /** Build this game's table UI in `root` (the table and replay pages call it). */
 export const createUi = createSlide;
 

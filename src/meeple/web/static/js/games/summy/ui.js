@@ -331,6 +331,9 @@ export function describeSummy(event, seatName) {
 
 // ----- what the generic pages ask of every game module (see /js/games.js) -----
 
+/** This game's colour in charts (the profile's rating chart). */
+export const colour = "#1f6f5c";
+
 /** Build this game's table UI in `root` (the table and replay pages call it). */
 export const createUi = createSummy;
 
