@@ -36,12 +36,12 @@ def parse_limit(text: str) -> RateLimitItem:
 
 
 class RateLimited(TableError):
-    """Too many requests of one kind: a 429 refusal saying how long to wait."""
+    """Too many requests of one kind: a refusal saying how long to wait (HTTP 429)."""
 
     def __init__(self, kind: str, wait: float) -> None:
         self.retry_after = max(1, math.ceil(wait))
         super().__init__(
-            "rate_limited", f"too many {KINDS[kind]}; try again in {self.retry_after} s", 429
+            "rate_limited", f"too many {KINDS[kind]}; try again in {self.retry_after} s"
         )
 
 

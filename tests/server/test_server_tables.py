@@ -152,3 +152,24 @@ def test_the_manual_clock_wakes_timers_only_when_advanced() -> None:
         return woke
 
     assert run_async(scenario()) == ["soon", "late"]
+
+
+def test_every_event_kind_has_one_rule() -> None:
+    from meeple.tables.log import RULES
+
+    assert set(RULES) == {
+        "create", "join", "leave", "kick", "start", "action", "zombie", "finish",
+        "rematch_vote", "rematch", "close", "chat",
+    }  # fmt: skip
+    with pytest.raises(TableError) as refused:
+        advance(SLIDE, OPTIONS, 5, Snapshot(), LogEvent(1, "teleport", None, {}))
+    assert refused.value.code == "unknown_event"
+
+
+def test_http_statuses_are_chosen_in_the_web_layer_by_code() -> None:
+    from meeple.web.errors import http_status
+
+    assert http_status(TableError("not_creator", "x")) == 403
+    assert http_status(TableError("no_table", "x")) == 404
+    assert http_status(TableError("illegal", "x")) == 400
+    assert not hasattr(TableError("illegal", "x"), "status")

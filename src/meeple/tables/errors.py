@@ -8,12 +8,11 @@ class TableError(Exception):
 
     ``code`` is a stable machine-readable word (``"illegal"``, ``"not_your_turn"``,
     ``"seat_taken"`` ...); ``message`` says what is wrong in plain words, for
-    an illegal action the engine's own message. ``status`` is the HTTP status
-    the REST routes answer with.
+    an illegal action the engine's own message. The web layer picks the HTTP
+    status from the code (:data:`meeple.web.errors.HTTP_STATUS`).
     """
 
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
-        self.status = status

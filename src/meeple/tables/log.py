@@ -10,8 +10,9 @@ private (they reveal hands and picks); :meth:`LogEvent.public` leaves them out.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeAlias
 
 from meeple.games.base import JSON, Game, IllegalAction, Result
 from meeple.tables.errors import TableError
@@ -125,6 +126,34 @@ def _seat_number(snapshot: Snapshot, seat: Any) -> int:
     return seat
 
 
+@dataclass(frozen=True)
+class Fold:
+    """What every event rule may read: the game, its options and seed, the event."""
+
+    game: Game
+    options: dict[str, JSON]
+    seed: int
+    event: LogEvent
+    applied: Any = None
+    """The state after an action event, when the caller has applied it already."""
+
+
+Rule: TypeAlias = Callable[[Fold, Snapshot], Snapshot]
+
+RULES: dict[str, Rule] = {}
+"""The rule of each event kind: the snapshot after the event, or :class:`TableError`."""
+
+
+def rule(kind: str) -> Callable[[Rule], Rule]:
+    """Register the function below as the rule of events of ``kind``."""
+
+    def register(function: Rule) -> Rule:
+        RULES[kind] = function
+        return function
+
+    return register
+
+
 def advance(
     game: Game,
     options: dict[str, JSON],
@@ -135,93 +164,128 @@ def advance(
 ) -> Snapshot:
     """The snapshot after ``ev``; :class:`TableError` if the event is not allowed now.
 
-    ``ev.version`` must be the next version. Game actions go through the
-    game's checked ``apply``; its refusal becomes a ``TableError`` with code
-    ``"illegal"`` and the engine's message. ``applied`` is the state after an
-    action event when the caller has already applied it (the live writer).
+    ``ev.version`` must be the next version; the event's kind picks its rule
+    (:data:`RULES`). Game actions go through the game's checked ``apply``; its
+    refusal becomes a ``TableError`` with code ``"illegal"`` and the engine's
+    message. ``applied`` is the state after an action event when the caller
+    has already applied it (the live writer).
     """
     if ev.version != snap.version + 1:
         raise TableError("version", f"event {ev.version} does not follow version {snap.version}")
-    data, kind = ev.data, ev.kind
-    new = snap
-    if kind == "create":
-        new = replace(snap, seats=tuple(SeatInfo(**s) for s in data["seats"]))
-    elif kind == "join":
-        seat = _seat_number(snap, ev.seat)
-        if snap.status != OPEN:
-            raise TableError("started", "the game has already started")
-        if not snap.seats[seat].empty:
-            raise TableError("seat_taken", f"seat {seat} is taken")
-        if ev.user_id is not None and snap.seat_of(ev.user_id) is not None:
-            raise TableError("already_seated", "you already have a seat at this table")
-        new = replace(
-            snap,
-            seats=_with_seat(
-                snap, seat, user_id=ev.user_id, name=data.get("name"), bot_level=data.get("bot")
-            ),
-        )
-    elif kind in ("leave", "kick"):
-        seat = _seat_number(snap, ev.seat)
-        if snap.status != OPEN:
-            raise TableError("started", "the game has already started")
-        if snap.seats[seat].empty:
-            raise TableError("seat_empty", f"seat {seat} is empty")
-        new = replace(snap, seats=_with_seat(snap, seat, user_id=None, name=None, bot_level=None))
-    elif kind == "start":
-        if snap.status != OPEN:
-            raise TableError("started", "the game has already started")
-        if any(s.empty for s in snap.seats):
-            raise TableError("seats_free", "every seat must be taken before the start")
-        new = replace(
-            snap,
-            status=PLAYING,
-            states=(game.setup(options, seed),),
-            started_at=ev.at,
-            start_version=ev.version,
-        )
-    elif kind == "action":
-        new = _advance_action(game, snap, ev, applied)
-    elif kind == "zombie":
-        seat = _seat_number(snap, ev.seat)
-        if snap.status != PLAYING:
-            raise TableError("not_playing", "the game is not running")
-        new = replace(
-            snap, seats=_with_seat(snap, seat, zombie=True, left=data.get("reason") == "left")
-        )
-    elif kind == "finish":
-        if snap.status != PLAYING or game.result(snap.state) is None:
-            raise TableError("not_over", "the game is not over")
-        new = replace(snap, status=FINISHED, result=game.result(snap.state), finished_at=ev.at)
-    elif kind == "rematch_vote":
-        seat = _seat_number(snap, ev.seat)
-        if snap.status != FINISHED:
-            raise TableError("not_over", "a rematch can only be asked for once the game is over")
-        new = replace(snap, seats=_with_seat(snap, seat, wants_rematch=True))
-    elif kind == "rematch":
-        new = replace(snap, rematch_id=data["table_id"])
-    elif kind == "close":
-        if snap.status != OPEN:
-            raise TableError("started", "only a table that has not started can be closed")
-        new = replace(snap, status=CLOSED)
-    elif kind != "chat":
-        raise TableError("unknown_event", f"unknown table event {kind!r}")
+    kind_rule = RULES.get(ev.kind)
+    if kind_rule is None:
+        raise TableError("unknown_event", f"unknown table event {ev.kind!r}")
+    new = kind_rule(Fold(game, options, seed, ev, applied), snap)
     count = len(new.states) - 1 if new.states else 0
     return replace(new, version=ev.version, action_counts=(*snap.action_counts, count))
 
 
-def _advance_action(game: Game, snap: Snapshot, ev: LogEvent, applied: Any) -> Snapshot:
+def _must_be_open(snap: Snapshot) -> None:
+    if snap.status != OPEN:
+        raise TableError("started", "the game has already started")
+
+
+@rule("create")
+def _create(fold: Fold, snap: Snapshot) -> Snapshot:
+    return replace(snap, seats=tuple(SeatInfo(**s) for s in fold.event.data["seats"]))
+
+
+@rule("join")
+def _join(fold: Fold, snap: Snapshot) -> Snapshot:
+    ev = fold.event
+    seat = _seat_number(snap, ev.seat)
+    _must_be_open(snap)
+    if not snap.seats[seat].empty:
+        raise TableError("seat_taken", f"seat {seat} is taken")
+    if ev.user_id is not None and snap.seat_of(ev.user_id) is not None:
+        raise TableError("already_seated", "you already have a seat at this table")
+    name, bot = ev.data.get("name"), ev.data.get("bot")
+    return replace(
+        snap, seats=_with_seat(snap, seat, user_id=ev.user_id, name=name, bot_level=bot)
+    )
+
+
+@rule("leave")
+@rule("kick")
+def _free_seat(fold: Fold, snap: Snapshot) -> Snapshot:
+    seat = _seat_number(snap, fold.event.seat)
+    _must_be_open(snap)
+    if snap.seats[seat].empty:
+        raise TableError("seat_empty", f"seat {seat} is empty")
+    return replace(snap, seats=_with_seat(snap, seat, user_id=None, name=None, bot_level=None))
+
+
+@rule("start")
+def _start(fold: Fold, snap: Snapshot) -> Snapshot:
+    _must_be_open(snap)
+    if any(s.empty for s in snap.seats):
+        raise TableError("seats_free", "every seat must be taken before the start")
+    return replace(
+        snap,
+        status=PLAYING,
+        states=(fold.game.setup(fold.options, fold.seed),),
+        started_at=fold.event.at,
+        start_version=fold.event.version,
+    )
+
+
+@rule("action")
+def _action(fold: Fold, snap: Snapshot) -> Snapshot:
+    ev = fold.event
     if snap.status != PLAYING:
         raise TableError("not_playing", "the game is not running")
     seat = _seat_number(snap, ev.seat)
-    if seat not in game.to_act(snap.state):
+    if seat not in fold.game.to_act(snap.state):
         raise TableError("not_your_turn", f"it is not seat {seat}'s turn")
-    new_state = applied
+    new_state = fold.applied
     if new_state is None:
-        new_state = apply_action(game, snap.state, seat, ev.data["action"]).state
+        new_state = apply_action(fold.game, snap.state, seat, ev.data["action"]).state
     seats = snap.seats
     if ev.data.get("by") == "timeout":
         seats = _with_seat(snap, seat, timeouts=snap.seats[seat].timeouts + 1)
     return replace(snap, states=(*snap.states, new_state), seats=seats)
+
+
+@rule("zombie")
+def _zombie(fold: Fold, snap: Snapshot) -> Snapshot:
+    seat = _seat_number(snap, fold.event.seat)
+    if snap.status != PLAYING:
+        raise TableError("not_playing", "the game is not running")
+    left = fold.event.data.get("reason") == "left"
+    return replace(snap, seats=_with_seat(snap, seat, zombie=True, left=left))
+
+
+@rule("finish")
+def _finish(fold: Fold, snap: Snapshot) -> Snapshot:
+    result = fold.game.result(snap.state) if snap.status == PLAYING else None
+    if result is None:
+        raise TableError("not_over", "the game is not over")
+    return replace(snap, status=FINISHED, result=result, finished_at=fold.event.at)
+
+
+@rule("rematch_vote")
+def _rematch_vote(fold: Fold, snap: Snapshot) -> Snapshot:
+    seat = _seat_number(snap, fold.event.seat)
+    if snap.status != FINISHED:
+        raise TableError("not_over", "a rematch can only be asked for once the game is over")
+    return replace(snap, seats=_with_seat(snap, seat, wants_rematch=True))
+
+
+@rule("rematch")
+def _rematch(fold: Fold, snap: Snapshot) -> Snapshot:
+    return replace(snap, rematch_id=fold.event.data["table_id"])
+
+
+@rule("close")
+def _close(fold: Fold, snap: Snapshot) -> Snapshot:
+    if snap.status != OPEN:
+        raise TableError("started", "only a table that has not started can be closed")
+    return replace(snap, status=CLOSED)
+
+
+@rule("chat")
+def _chat(fold: Fold, snap: Snapshot) -> Snapshot:
+    return snap
 
 
 @dataclass(frozen=True)

@@ -89,7 +89,7 @@ class TableManager:
                 return self.tables[table_id]
             found = await self.db.run(queries.table_by_id, table_id)
             if found is None:
-                raise TableError("no_table", f"there is no table {table_id!r}", 404)
+                raise TableError("no_table", f"there is no table {table_id!r}")
             row, _seats = found
             table = Table(info_from_row(row), self.ctx)
             for event in await self.db.run(queries.events_after, table_id, 0):
@@ -221,7 +221,7 @@ class TableManager:
         table = await self.get(table_id)
         if table.snap.status != FINISHED:
             raise TableError(
-                "not_over", "the record is published once the game is over (it holds secrets)", 409
+                "not_over", "the record is published once the game is over (it holds secrets)"
             )
         actions = tuple(
             (e.seat, e.data["action"])

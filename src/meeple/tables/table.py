@@ -178,7 +178,7 @@ class Table:
             )
         except queries.VersionConflict as exc:
             await self._catch_up_locked()
-            raise TableError("conflict", "the table changed meanwhile; try again", 409) from exc
+            raise TableError("conflict", "the table changed meanwhile; try again") from exc
         self.snap = new
         self.events.append(event)
         if client_id is not None and user_id is not None:
@@ -256,7 +256,7 @@ class Table:
             except TableError as exc:
                 if exc.code != "conflict":
                     raise
-        raise TableError("conflict", "the table is changing too fast; try again", 409)
+        raise TableError("conflict", "the table is changing too fast; try again")
 
     async def _act_once(
         self, user_id: int, client_id: str | None, action: JSON, seat: int | None
@@ -266,11 +266,9 @@ class Table:
                 return self.client_ids[(user_id, client_id)], True
             own = self.snap.seat_of(user_id)
             if own is None:
-                raise TableError("not_seated", "you have no seat at this table", 403)
+                raise TableError("not_seated", "you have no seat at this table")
             if seat is not None and seat != own:
-                raise TableError(
-                    "not_your_seat", f"seat {seat} is not yours (you are seat {own})", 403
-                )
+                raise TableError("not_your_seat", f"seat {seat} is not yours (you are seat {own})")
             if self.snap.status != PLAYING:
                 raise TableError("not_playing", "the game is not running")
             if self.snap.seats[own].zombie:
@@ -333,12 +331,12 @@ class Table:
     def _seat_of(self, user_id: int) -> int:
         seat = self.snap.seat_of(user_id)
         if seat is None:
-            raise TableError("not_seated", "you have no seat at this table", 403)
+            raise TableError("not_seated", "you have no seat at this table")
         return seat
 
     def _creator_only(self, user_id: int, what: str) -> None:
         if user_id != self.info.creator_id:
-            raise TableError("not_creator", f"only the table's creator can {what}", 403)
+            raise TableError("not_creator", f"only the table's creator can {what}")
 
     # ----- what happens by itself: end, auto start, clocks, bots ----------
 

@@ -21,6 +21,7 @@ from meeple.ratelimit import RateLimited
 from meeple.tables.clock import Clock
 from meeple.tables.errors import TableError
 from meeple.web import pages
+from meeple.web.errors import http_status
 from meeple.web.guard import InputGuard
 from meeple.web.routes import auth, games, records, tables, users
 from meeple.web.services import Services
@@ -59,7 +60,9 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
     async def table_error(_request: Request, exc: TableError) -> JSONResponse:
         headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, RateLimited) else None
         return JSONResponse(
-            {"detail": exc.message, "code": exc.code}, status_code=exc.status, headers=headers
+            {"detail": exc.message, "code": exc.code},
+            status_code=http_status(exc),
+            headers=headers,
         )
 
     @app.exception_handler(RequestValidationError)

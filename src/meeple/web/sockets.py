@@ -19,6 +19,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from meeple.bus import Subscription
 from meeple.store.models import User
+from meeple.tables.access import is_member, may_reach
 from meeple.tables.errors import TableError
 from meeple.tables.manager import LOBBY_CHANNEL
 from meeple.tables.table import Table, channel
@@ -35,7 +36,7 @@ from meeple.web.protocol import (
     echo_id,
     read_message,
 )
-from meeple.web.routes.tables import invite_url, is_member, may_reach
+from meeple.web.routes.tables import invite_url, user_id_of
 from meeple.web.services import Services
 
 log = logging.getLogger(__name__)
@@ -112,7 +113,9 @@ class TableConnection:
                 else {"id": self.user.id, "name": self.user.name, "guest": self.user.guest},
                 "table": table.summary(),
                 "view": table.view_at(version, seat),
-                "invite_url": invite_url(table) if is_member(table, self.user) else None,
+                "invite_url": invite_url(table)
+                if is_member(table, user_id_of(self.user))
+                else None,
             }
         )
 
@@ -238,7 +241,7 @@ async def table_socket(
     except TableError:
         await websocket.close(POLICY_VIOLATION, "there is no such table")
         return
-    if not may_reach(table, user, invite):
+    if not may_reach(table, user_id_of(user), invite):
         await websocket.close(POLICY_VIOLATION, "there is no such table")
         return
     subscription = await services.bus.subscribe(channel(table_id))

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import secrets
 from typing import Any, Literal
 
-from fastapi import APIRouter, HTTPException, Query
+from fastapi import APIRouter, Query
 
 from meeple.store.models import User
+from meeple.tables.access import check_reach, is_member
 from meeple.tables.spec import TableSpec
 from meeple.tables.table import Table
 from meeple.web.deps import CurrentUser, OptionalUser, ServicesDep
@@ -32,39 +32,23 @@ def invite_url(table: Table) -> str:
     return f"/tables/{table.info.id}?invite={table.info.invite_token}"
 
 
-def is_member(table: Table, user: User | None) -> bool:
-    """Whether ``user`` created the table or has (had) a seat at it."""
-    if user is None:
-        return False
-    if user.id == table.info.creator_id:
-        return True
-    return any(s.user_id == user.id for s in table.snap.seats)
-
-
-def may_reach(table: Table, user: User | None, invite: str | None) -> bool:
-    """Whether ``user`` may see the table: public, a member, or holding the invite token."""
-    if not table.info.private or is_member(table, user):
-        return True
-    return invite is not None and secrets.compare_digest(invite, table.info.invite_token)
-
-
-def check_access(table: Table, user: User | None, invite: str | None) -> None:
-    """A private table is reachable by its members and by holders of its invite link."""
-    if not may_reach(table, user, invite):
-        raise HTTPException(404, f"there is no table {table.info.id!r}")
+def user_id_of(user: User | None) -> int | None:
+    """The user's id, or ``None`` for nobody signed in."""
+    return None if user is None else user.id
 
 
 def table_out(table: Table, user: User | None) -> TableOut:
     """The table's summary, with the invite link for its members."""
     return TableOut(
-        table=table.summary(), invite_url=invite_url(table) if is_member(table, user) else None
+        table=table.summary(),
+        invite_url=invite_url(table) if is_member(table, user_id_of(user)) else None,
     )
 
 
 async def find(services: Any, table_id: str, user: User | None, invite: str | None) -> Table:
     """The table, if this user may reach it (else 404)."""
     table: Table = await services.tables.get(table_id)
-    check_access(table, user, invite)
+    check_reach(table, user_id_of(user), invite)
     return table
 
 
