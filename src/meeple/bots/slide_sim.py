@@ -4,6 +4,11 @@ A determinization gives every face-down card a value drawn from the cards
 the viewer has not seen (and every other seat's pending pick a cell), so
 the rest of the deal can be played out quickly with simple policies. Only
 the viewer's information goes in: the engine's state is never touched.
+
+The deal is kept mutable for speed, but slides cards in and scores with the
+engine's own functions (``slide_in``, ``with_hole``, ``final_tally``);
+``tests/bots/test_bots_slide_sim.py`` checks, action by action over random
+deals, that the reveal, take and round steps here match the engine's.
 """
 
 from __future__ import annotations
@@ -11,9 +16,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from meeple.bots.slide_eval import NEIGHBOURS, best_take, visible_score
+from meeple.bots.slide_eval import best_take, visible_score
 from meeple.bots.slide_view import SlideSeen
-from meeple.games.slide.grid import HOLE, Grid, slide_in, with_hole
+from meeple.games.slide.grid import Grid, final_tally, slide_in, with_hole
 
 ROLLOUT_HIDDEN = 5.5
 """What a face-down card counts for the play-out policy (the deck's mean)."""
@@ -121,15 +126,5 @@ def play_out(world: World, rng: random.Random) -> list[int]:
 
 
 def final_points(grid: Grid) -> int:
-    """Slide's score of a finished grid (any face-down card counted face up)."""
-    values = [abs(c) for c in grid]
-    total = 0
-    for i, card in enumerate(values):
-        if card == HOLE:
-            continue
-        for j in NEIGHBOURS[i]:
-            if values[j] == card:
-                break
-        else:
-            total += card
-    return total
+    """Slide's score of a finished grid (any face-down card counted face up), by the engine."""
+    return final_tally(tuple(abs(card) for card in grid))[0]
