@@ -51,3 +51,20 @@ def test_every_rest_endpoint_is_documented(server: LiveServer) -> None:
     assert {"200", "400", "401", "403", "404", "409"} <= set(join)
     docs = client.http.get("/docs")
     assert docs.status_code == 200 and "swagger" in docs.text.lower()
+
+
+def test_every_json_answer_has_a_concrete_model(server: LiveServer) -> None:
+    spec = server.client().get("/openapi.json")
+    loose = []
+    for path, operations in spec["paths"].items():
+        for method, operation in operations.items():
+            if "204" in operation["responses"]:
+                continue  # no content
+            content = operation["responses"].get("200", operation["responses"].get("201", {}))
+            schema = content.get("content", {}).get("application/json", {}).get("schema", {})
+            items = schema.get("items", schema)
+            if path.startswith("/api/") and "$ref" not in items:
+                loose.append((method, path))
+    assert loose == []
+    summary = spec["components"]["schemas"]["TableSummary"]["properties"]
+    assert {"seats", "status", "to_act", "result"} <= set(summary)

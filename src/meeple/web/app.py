@@ -24,6 +24,7 @@ from meeple.web import pages
 from meeple.web.errors import http_status
 from meeple.web.guard import InputGuard
 from meeple.web.routes import auth, games, records, tables, users
+from meeple.web.schemas import HealthOut
 from meeple.web.services import Services
 from meeple.web.sockets import router as sockets_router
 
@@ -69,10 +70,10 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
     async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
         return JSONResponse(validation_body(exc), status_code=422)
 
-    @app.get("/api/health", tags=["meta"])
-    async def health() -> dict[str, str]:
+    @app.get("/api/health", tags=["meta"], response_model=HealthOut)
+    async def health() -> HealthOut:
         """Whether the server is up, and its version."""
-        return {"status": "ok", "version": __version__}
+        return HealthOut(status="ok", version=__version__)
 
     app.include_router(auth.router)
     app.include_router(games.router)

@@ -9,6 +9,13 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchem
 from meeple.games import GAME_NAMES
 
 
+class HealthOut(BaseModel):
+    """The server is up."""
+
+    status: Literal["ok"]
+    version: str
+
+
 class ErrorOut(BaseModel):
     """A refusal: what is wrong in plain words, and for table errors a stable code."""
 
@@ -91,10 +98,87 @@ class TableCreate(Input):
     seat: int | None = Field(None, description="the creator's seat (default: first free)")
 
 
+class SeatOut(BaseModel):
+    """Who sits in a seat: a user, a bot of a level, or nobody."""
+
+    seat: int
+    user_id: int | None
+    name: str | None
+    bot: str | None = Field(description="the bot level, if a bot sits here")
+    zombie: bool = Field(description="a bot plays the seat for a player who left or timed out")
+    left: bool
+    timeouts: int
+    wants_rematch: bool
+
+
+class ResultOut(BaseModel):
+    """How a finished game ended: per seat scores and ranks (1 is first), the winners."""
+
+    scores: list[int]
+    ranks: list[int]
+    winners: list[int]
+    reason: str
+    details: dict[str, Any] = Field(description="the game's own figures (grids, totals ...)")
+
+
+class TableSummary(BaseModel):
+    """A table's public description (never its seed, never its invite token)."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    seat_count: int
+    seats: list[SeatOut]
+    private: bool
+    rated: bool
+    pace: Literal["realtime", "turn"]
+    move_seconds: int
+    creator_id: int
+    quick: bool = Field(description="a quick-play table: it starts by itself once full")
+    status: Literal["open", "playing", "finished", "closed"]
+    version: int
+    to_act: list[int]
+    deadlines: dict[str, float] = Field(description="seat -> when its move clock runs out")
+    spectators: int
+    result: ResultOut | None
+    rematch_of: str | None
+    rematch_id: str | None
+    created_at: float
+
+
+class EventOut(BaseModel):
+    """One table event as everyone may see it (docs/protocol.md lists the kinds)."""
+
+    version: int
+    kind: str
+    seat: int | None
+    data: dict[str, Any]
+
+
+class RecordOut(BaseModel):
+    """A finished game's record: what ``meeple <game> replay`` reads."""
+
+    game: str
+    options: dict[str, Any]
+    seed: int
+    actions: list[tuple[int, Any]] = Field(description="[seat, action] in the order applied")
+
+
+class RecentTable(BaseModel):
+    """A table on a profile."""
+
+    id: str
+    game: str
+    status: str
+    rated: bool
+    created_at: float
+    result: ResultOut | None
+
+
 class TableOut(BaseModel):
     """A table: its public summary, plus its invite link for the people at it."""
 
-    table: dict[str, Any]
+    table: TableSummary
     invite_url: str | None = None
 
 
@@ -152,8 +236,8 @@ class ReplayStep(BaseModel):
     seat: int | None = Field(None, description="whose view is shown (None: spectator)")
     action: Any = Field(None, description="[seat, action] that led here (None at step 0)")
     events: list[Any] = Field(default_factory=list)
-    view: dict[str, Any]
-    result: dict[str, Any] | None
+    view: dict[str, Any] = Field(description="the game's view for that seat")
+    result: ResultOut | None
 
 
 class RatingOut(BaseModel):
@@ -174,7 +258,7 @@ class ProfileOut(BaseModel):
     ratings: list[RatingOut]
     finished: dict[str, int] = Field(description="games finished, per game")
     won: dict[str, int] = Field(description="games won (shared victories too), per game")
-    recent_tables: list[dict[str, Any]]
+    recent_tables: list[RecentTable]
 
 
 class HistoryPoint(BaseModel):

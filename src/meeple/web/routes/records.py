@@ -9,12 +9,12 @@ from fastapi import APIRouter, HTTPException, Query
 from meeple.games.base import replay
 from meeple.web.deps import OptionalUser, ServicesDep
 from meeple.web.routes.tables import find
-from meeple.web.schemas import ERRORS, ReplayStep
+from meeple.web.schemas import ERRORS, RecordOut, ReplayStep, ResultOut
 
 router = APIRouter(prefix="/api/tables", tags=["records"], responses=ERRORS)
 
 
-@router.get("/{table_id}/record", response_model=dict[str, Any])
+@router.get("/{table_id}/record", response_model=RecordOut)
 async def record(
     table_id: str, services: ServicesDep, user: OptionalUser, invite: str | None = None
 ) -> dict[str, Any]:
@@ -56,5 +56,5 @@ async def replay_step(
         action=action,
         events=events,
         view=table.game.view(states[step], seat),
-        result=result.to_json() if result else None,
+        result=ResultOut.model_validate(result.to_json()) if result else None,
     )

@@ -16,12 +16,14 @@ from meeple.web.schemas import (
     ActionIn,
     ActionOut,
     ChatIn,
+    EventOut,
     JoinIn,
     QuickPlayIn,
     RematchOut,
     SeatIn,
     TableCreate,
     TableOut,
+    TableSummary,
 )
 
 router = APIRouter(prefix="/api", tags=["tables"], responses=ERRORS)
@@ -40,7 +42,7 @@ def user_id_of(user: User | None) -> int | None:
 def table_out(table: Table, user: User | None) -> TableOut:
     """The table's summary, with the invite link for its members."""
     return TableOut(
-        table=table.summary(),
+        table=TableSummary.model_validate(table.summary()),
         invite_url=invite_url(table) if is_member(table, user_id_of(user)) else None,
     )
 
@@ -52,7 +54,7 @@ async def find(services: Any, table_id: str, user: User | None, invite: str | No
     return table
 
 
-@router.get("/tables", response_model=list[dict[str, Any]])
+@router.get("/tables", response_model=list[TableSummary])
 async def lobby(
     services: ServicesDep,
     game: str | None = None,
@@ -101,7 +103,7 @@ async def get_table(
     return table_out(table, user)
 
 
-@router.get("/tables/{table_id}/events", response_model=list[dict[str, Any]])
+@router.get("/tables/{table_id}/events", response_model=list[EventOut])
 async def table_events(
     table_id: str,
     services: ServicesDep,

@@ -10,7 +10,14 @@ from meeple.store.models import User
 from meeple.tables.ratings import ordinal
 from meeple.web.deps import ServicesDep
 from meeple.web.routes.auth import public
-from meeple.web.schemas import HistoryPoint, LeaderboardLine, ProfileOut, RatingOut
+from meeple.web.schemas import (
+    HistoryPoint,
+    LeaderboardLine,
+    ProfileOut,
+    RatingOut,
+    RecentTable,
+    ResultOut,
+)
 from meeple.web.services import Services
 
 router = APIRouter(prefix="/api", tags=["players"])
@@ -62,14 +69,14 @@ async def profile(name: str, services: ServicesDep) -> ProfileOut:
         finished=finished,
         won=won,
         recent_tables=[
-            {
-                "id": t.id,
-                "game": t.game,
-                "status": t.status,
-                "rated": t.rated,
-                "created_at": t.created_at,
-                "result": t.result,
-            }
+            RecentTable(
+                id=t.id,
+                game=t.game,
+                status=t.status,
+                rated=t.rated,
+                created_at=t.created_at,
+                result=ResultOut.model_validate(t.result) if t.result else None,
+            )
             for t in recent
             if not t.private
         ],
