@@ -33,6 +33,7 @@ from meeple.config import Settings
 from meeple.games import get_game
 from meeple.tables.clock import ManualClock
 from meeple.web.app import create_app
+from meeple.web.server_messages import TABLE_MESSAGE
 from meeple.web.services import Services
 
 T = TypeVar("T")
@@ -273,6 +274,7 @@ class Socket:
     def recv(self, timeout: float = 10.0) -> dict[str, Any]:
         """The next message; ``TimeoutError`` if none comes in time."""
         message: dict[str, Any] = strict_json(self.ws.recv(timeout=timeout))
+        TABLE_MESSAGE.validate_python(message)  # every message keeps to the protocol's models
         self.messages.append(message)
         self.client.server.received.append((self.client.label, message))
         self._track(message)

@@ -1,8 +1,15 @@
-"""OpenAPI documents every REST endpoint; /docs serves the interactive page."""
+"""OpenAPI documents every REST endpoint; /docs serves the interactive page; the protocol schema."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from server_harness import LiveServer
+
+from meeple.web.server_messages import protocol_schema
+
+REPO = Path(__file__).resolve().parents[2]
 
 EXPECTED = {
     ("post", "/api/auth/register"),
@@ -68,3 +75,10 @@ def test_every_json_answer_has_a_concrete_model(server: LiveServer) -> None:
     assert loose == []
     summary = spec["components"]["schemas"]["TableSummary"]["properties"]
     assert {"seats", "status", "to_act", "result"} <= set(summary)
+
+
+def test_the_protocol_schema_file_is_up_to_date() -> None:
+    written = json.loads((REPO / "docs" / "protocol.schema.json").read_text(encoding="utf-8"))
+    assert written == protocol_schema(), (
+        "regenerate: python -m meeple.web.server_messages > docs/protocol.schema.json"
+    )

@@ -1,0 +1,139 @@
+"""What the server sends on its WebSockets, one pydantic model per message kind.
+
+The table socket sends :data:`TABLE_MESSAGE` (hello, event, resume, ack,
+error, pong); the lobby socket :data:`LOBBY_MESSAGE` (lobby, table, gone). With
+the client's messages (:mod:`meeple.web.protocol`) they make the protocol's
+JSON Schema, kept in ``docs/protocol.schema.json``; a test regenerates it and
+fails on any drift, and every message a test socket receives is checked
+against these models. Regenerate the file with
+``python -m meeple.web.server_messages > docs/protocol.schema.json``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from meeple.web.protocol import CLIENT_MESSAGE
+from meeple.web.schemas import TableSummary
+
+
+class ServerMessage(BaseModel):
+    """Every message the server sends: extra keys would be a protocol change."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class UserBrief(BaseModel):
+    """Who the connection is signed in as."""
+
+    id: int
+    name: str
+    guest: bool
+
+
+class Hello(ServerMessage):
+    """On connecting: the table now, the client's seat and view, the version."""
+
+    type: Literal["hello"]
+    version: int
+    seat: int | None = Field(description="null: watching")
+    user: UserBrief | None
+    table: TableSummary
+    view: dict[str, Any] | None = Field(description="the game's view for the seat; null before")
+    invite_url: str | None = Field(description="only for the creator and seated players")
+
+
+class Event(ServerMessage):
+    """One table event, with the client's view just after it."""
+
+    type: Literal["event"]
+    version: int
+    kind: str
+    seat: int | None
+    data: dict[str, Any]
+    view: dict[str, Any] | None
+    to_act: list[int]
+    deadlines: dict[str, float]
+
+
+class Resume(ServerMessage):
+    """The events after ``from`` follow, up to ``to``."""
+
+    type: Literal["resume"]
+    from_: int = Field(alias="from")
+    to: int
+
+
+class Ack(ServerMessage):
+    """A client message was done: an action's or chat's version, or the rematch table."""
+
+    type: Literal["ack"]
+    id: str | None
+    version: int | None = None
+    duplicate: bool | None = Field(None, description="an action id already applied")
+    rematch_id: str | None = None
+
+
+class Error(ServerMessage):
+    """A client message was refused; nothing changed and the connection stays."""
+
+    type: Literal["error"]
+    code: str
+    message: str
+    id: str | None = None
+
+
+class Pong(ServerMessage):
+    """The answer to a ping."""
+
+    type: Literal["pong"]
+
+
+class LobbyList(ServerMessage):
+    """On connecting to the lobby: the open public tables."""
+
+    type: Literal["lobby"]
+    tables: list[TableSummary]
+
+
+class LobbyTable(ServerMessage):
+    """A public table opened or changed."""
+
+    type: Literal["table"]
+    table: TableSummary
+
+
+class LobbyGone(ServerMessage):
+    """A table left the lobby (it started, finished or closed)."""
+
+    type: Literal["gone"]
+    id: str
+    status: str
+
+
+TABLE_MESSAGE: TypeAdapter[Hello | Event | Resume | Ack | Error | Pong] = TypeAdapter(
+    Annotated[Hello | Event | Resume | Ack | Error | Pong, Field(discriminator="type")]
+)
+"""Every message of a table's socket, told apart by ``type``."""
+
+LOBBY_MESSAGE: TypeAdapter[LobbyList | LobbyTable | LobbyGone] = TypeAdapter(
+    Annotated[LobbyList | LobbyTable | LobbyGone, Field(discriminator="type")]
+)
+"""Every message of the lobby socket."""
+
+
+def protocol_schema() -> dict[str, Any]:
+    """The JSON Schema of the whole protocol: what clients send, what the server sends."""
+    return {
+        "title": "meeple WebSocket protocol (docs/protocol.md)",
+        "client_to_table": CLIENT_MESSAGE.json_schema(),
+        "table_to_client": TABLE_MESSAGE.json_schema(by_alias=True),
+        "lobby_to_client": LOBBY_MESSAGE.json_schema(by_alias=True),
+    }
+
+
+if __name__ == "__main__":
+    print(json.dumps(protocol_schema(), indent=2, sort_keys=True))
