@@ -4,14 +4,13 @@ The writer holds the table's asyncio lock, checks the change with
 :func:`~meeple.tables.log.advance`, stores the event (with the table's row
 cache, and ratings at the end) in one transaction, and only then updates
 memory and publishes the event's public form on the bus. After each change
-:meth:`Table._settle` finishes the game if it is over, starts a quick-play
-table once full, sets move clocks and wakes the bots.
+the table's runtime (:mod:`meeple.tables.runtime`) finishes the game if it is
+over, starts a quick-play table once full, sets move clocks and wakes the bots.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -24,12 +23,11 @@ from meeple.games.base import JSON
 from meeple.ratelimit import RateLimits
 from meeple.store import queries
 from meeple.store.database import Database
-from meeple.tables.bots import BotPool, bot_seed
+from meeple.tables.bots import BotPool
 from meeple.tables.clock import Clock
 from meeple.tables.errors import TableError
 from meeple.tables.log import (
     CLOSED,
-    FINISHED,
     OPEN,
     PLAYING,
     LogEvent,
@@ -38,6 +36,7 @@ from meeple.tables.log import (
     apply_action,
 )
 from meeple.tables.persist import event_from_row, store_event
+from meeple.tables.runtime import TableRuntime
 
 log = logging.getLogger(__name__)
 
@@ -91,13 +90,24 @@ class Table:
         self.snap = Snapshot()
         self.events: list[LogEvent] = []
         self.client_ids: dict[tuple[int, str], int] = {}
-        self.deadlines: dict[int, float] = {}
         self.viewers: dict[int, int | None] = {}
         """Connections to this table on this server: connection key -> user id (None: anonymous)."""
         self.lock = asyncio.Lock()
-        self._thinking: dict[int, asyncio.Task[None]] = {}
-        self._timer: asyncio.Task[None] | None = None
-        self._closed = False
+        self.runtime = TableRuntime(self)
+        """The table's clocks and bots."""
+
+    @property
+    def deadlines(self) -> dict[int, float]:
+        """Seat -> when its move clock runs out."""
+        return self.runtime.deadlines
+
+    async def resume(self) -> None:
+        """After loading: finish what a crash interrupted, restart clocks and bots."""
+        await self.runtime.resume()
+
+    async def shutdown(self) -> None:
+        """Stop the clock and the bots of this table (the server is stopping)."""
+        await self.runtime.shutdown()
 
     # ----- reading -------------------------------------------------------
 
@@ -118,8 +128,8 @@ class Table:
         for row in rows:
             self.fold(event_from_row(row))
         if rows:
-            self._reset_deadlines(None)
-            self._wake_bots()
+            self.runtime.reset_deadlines(None)
+            self.runtime.wake_bots()
 
     def view_at(self, version: int, seat: int | None) -> dict[str, JSON] | None:
         """What ``seat`` (``None``: a spectator) may see just after event ``version``."""
@@ -201,7 +211,7 @@ class Table:
                     raise TableError("full", "there is no free seat at this table")
                 seat = free[0]
             await self.write("join", seat, {"name": name}, user_id=user_id)
-            await self._settle(None)
+            await self.runtime.settle(None)
         await self.ctx.lobby_changed(self)
         return seat
 
@@ -217,7 +227,7 @@ class Table:
                 await self.write("zombie", seat, {"reason": "left"}, user_id=user_id)
             else:
                 raise TableError("over", "the game is over; there is nothing to leave")
-            await self._settle(None)
+            await self.runtime.settle(None)
         await self.ctx.lobby_changed(self)
 
     async def kick(self, user_id: int, seat: int) -> None:
@@ -232,7 +242,7 @@ class Table:
         async with self.lock:
             self._creator_only(user_id, "start the game")
             await self.write("start", None, {}, user_id=user_id)
-            await self._settle(None)
+            await self.runtime.settle(None)
         await self.ctx.lobby_changed(self)
 
     async def close(self, user_id: int) -> None:
@@ -284,7 +294,7 @@ class Table:
                 client_id=client_id,
                 applied=applied.state,
             )
-            await self._settle(own)
+            await self.runtime.settle(own)
         if self.snap.status != PLAYING:
             await self.ctx.lobby_changed(self)
         return event.version, False
@@ -337,152 +347,6 @@ class Table:
     def _creator_only(self, user_id: int, what: str) -> None:
         if user_id != self.info.creator_id:
             raise TableError("not_creator", f"only the table's creator can {what}")
-
-    # ----- what happens by itself: end, auto start, clocks, bots ----------
-
-    async def resume(self) -> None:
-        """After loading: finish what a crash interrupted, restart clocks and bots.
-
-        A move clock restarts from the moment the position arose (the last
-        action, or the start), as stored, so a restart gives nobody extra time.
-        """
-        async with self.lock:
-            if self.snap.status == PLAYING and not self.deadlines:
-                arose = max(
-                    (e.at for e in self.events if e.kind in ("start", "action")), default=None
-                )
-                humans = {s.seat for s in self.snap.seats if not s.played_by_server}
-                if arose is not None:
-                    for seat in self.game.to_act(self.snap.state) & humans:
-                        self.deadlines[seat] = arose + self.info.move_seconds
-            await self._settle(None)
-
-    async def _settle(self, acted_seat: int | None) -> None:
-        snap = self.snap
-        result = self.game.result(snap.state) if snap.status == PLAYING else None
-        if result is not None:
-            await self.write("finish", None, {"result": result.to_json()})
-        elif snap.status == OPEN and self.info.auto_start and not any(s.empty for s in snap.seats):
-            await self.write("start", None, {})
-        self._reset_deadlines(acted_seat)
-        self._wake_bots()
-
-    def _reset_deadlines(self, acted_seat: int | None) -> None:
-        to_act: frozenset[int] = frozenset()
-        if self.snap.status == PLAYING:
-            to_act = self.game.to_act(self.snap.state)
-        humans = {s.seat for s in self.snap.seats if not s.played_by_server}
-        for seat in list(self.deadlines):
-            if seat not in to_act or seat not in humans or seat == acted_seat:
-                del self.deadlines[seat]
-        for seat in sorted(to_act & humans):
-            self.deadlines.setdefault(seat, self.ctx.clock.now() + self.info.move_seconds)
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        if self.deadlines and not self._closed:
-            self._timer = asyncio.create_task(self._timer_loop(dict(self.deadlines)))
-
-    async def _timer_loop(self, deadlines: dict[int, float]) -> None:
-        moment = min(deadlines.values())
-        await self.ctx.clock.sleep_until(moment)
-        for seat, at in deadlines.items():
-            if at <= moment:
-                self._think(seat, "greedy", "timeout", at)
-
-    def _wake_bots(self) -> None:
-        if self.snap.status != PLAYING or self._closed:
-            return
-        for seat in self.game.to_act(self.snap.state):
-            info = self.snap.seats[seat]
-            if info.played_by_server:
-                level = info.bot_level or "greedy"
-                self._think(seat, level, "bot" if info.bot_level else "zombie", None)
-
-    def _think(self, seat: int, level: str, by: str, deadline: float | None) -> None:
-        if seat in self._thinking:
-            return
-        task = asyncio.create_task(self._server_move(seat, level, by, deadline))
-        self._thinking[seat] = task
-
-    async def _server_move(self, seat: int, level: str, by: str, deadline: float | None) -> None:
-        """A bot, a zombie or a timed-out player's stand-in moves for ``seat``."""
-        try:
-            for _attempt in range(5):
-                if self.snap.status != PLAYING or seat not in self.game.to_act(self.snap.state):
-                    return
-                action = await self._choose(seat, level)
-                async with self.lock:
-                    if deadline is not None and self.deadlines.get(seat) != deadline:
-                        return
-                    if self.snap.status != PLAYING or seat not in self.game.to_act(self.snap.state):
-                        return
-                    try:
-                        applied = apply_action(self.game, self.snap.state, seat, action)
-                    except TableError:
-                        continue
-                    try:
-                        await self.write(
-                            "action",
-                            seat,
-                            {"action": applied.action, "by": by, "events": applied.events},
-                            applied=applied.state,
-                        )
-                    except TableError:
-                        continue  # another server moved first; look again
-                    self._thinking.pop(seat, None)
-                    limit = self.ctx.settings.timeouts_before_zombie
-                    info = self.snap.seats[seat]
-                    if by == "timeout" and info.timeouts >= limit and not info.zombie:
-                        await self.write("zombie", seat, {"reason": "timeouts"})
-                    await self._settle(seat)
-                if self.snap.status == FINISHED:
-                    await self.ctx.lobby_changed(self)
-                return
-            log.error(
-                "table %s: the %s bot found no legal move for seat %s", self.info.id, level, seat
-            )
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("table %s: server move for seat %s failed", self.info.id, seat)
-        finally:
-            if self._thinking.get(seat) is asyncio.current_task():
-                del self._thinking[seat]
-
-    async def _choose(self, seat: int, level: str) -> JSON:
-        """The bot's choice for ``seat``; if it overruns its budget badly, the first legal action.
-
-        The game must go on: a bot that has not answered within four times its
-        budget (and a second) is not waited for.
-        """
-        state = self.snap.state
-        budget = self.ctx.settings.bot_budget_s
-        choice = self.ctx.bots.choose(
-            self.info.game,
-            level,
-            bot_seed(self.info.seed, seat),
-            self.game.view(state, seat),
-            seat,
-            budget,
-        )
-        try:
-            return await asyncio.wait_for(choice, timeout=4 * budget + 1)
-        except TimeoutError:
-            log.warning("table %s: the %s bot overran; seat %s plays its first legal action",
-                        self.info.id, level, seat)  # fmt: skip
-            first = next(iter(self.game.legal_actions(state, seat)))
-            return self.game.action_json(first)
-
-    async def shutdown(self) -> None:
-        """Stop the clock and the bots of this table (the server is stopping)."""
-        self._closed = True
-        tasks = [*self._thinking.values(), *([self._timer] if self._timer else [])]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
 
 
 def reset_for_rematch(snap: Snapshot) -> list[dict[str, JSON]]:

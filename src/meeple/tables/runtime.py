@@ -1,0 +1,194 @@
+"""What a table does by itself: finish the game, start a full quick-play table, clocks, bots.
+
+:class:`TableRuntime` belongs to one :class:`~meeple.tables.table.Table`. After
+every change the table calls :meth:`TableRuntime.settle`, which writes the
+``finish`` or ``start`` the change made due, sets the move clocks of the seats
+to act and wakes the bots (and zombies) whose turn it is. A clock that runs out
+has a greedy bot move for the seat; too many such time-outs hand the seat to a
+zombie. Everything it writes goes through the table's single writer, under the
+table's lock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING
+
+from meeple.games.base import JSON
+from meeple.tables.bots import bot_seed
+from meeple.tables.errors import TableError
+from meeple.tables.log import FINISHED, OPEN, PLAYING, apply_action
+
+if TYPE_CHECKING:
+    from meeple.tables.table import Table
+
+log = logging.getLogger(__name__)
+
+
+class TableRuntime:
+    """One table's move clocks and server-played seats (bots, zombies, time-outs)."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.deadlines: dict[int, float] = {}
+        """Seat -> when its move clock runs out (seats of people to act only)."""
+        self._thinking: dict[int, asyncio.Task[None]] = {}
+        self._timer: asyncio.Task[None] | None = None
+        self._closed = False
+
+    def _to_act(self, seat: int) -> bool:
+        """Whether the game runs and ``seat`` may act in it now."""
+        snap = self.table.snap
+        return snap.status == PLAYING and seat in self.table.game.to_act(snap.state)
+
+    async def resume(self) -> None:
+        """After loading: finish what a crash interrupted, restart clocks and bots.
+
+        A move clock restarts from the moment the position arose (the last
+        action, or the start), as stored, so a restart gives nobody extra time.
+        """
+        async with self.table.lock:
+            if self.table.snap.status == PLAYING and not self.deadlines:
+                arose = max(
+                    (e.at for e in self.table.events if e.kind in ("start", "action")), default=None
+                )
+                humans = {s.seat for s in self.table.snap.seats if not s.played_by_server}
+                if arose is not None:
+                    for seat in self.table.game.to_act(self.table.snap.state) & humans:
+                        self.deadlines[seat] = arose + self.table.info.move_seconds
+            await self.settle(None)
+
+    async def settle(self, acted_seat: int | None) -> None:
+        snap = self.table.snap
+        result = self.table.game.result(snap.state) if snap.status == PLAYING else None
+        if result is not None:
+            await self.table.write("finish", None, {"result": result.to_json()})
+        elif snap.status == OPEN and self.table.info.auto_start and not any(
+            s.empty for s in snap.seats
+        ):
+            await self.table.write("start", None, {})
+        self.reset_deadlines(acted_seat)
+        self.wake_bots()
+
+    def reset_deadlines(self, acted_seat: int | None) -> None:
+        to_act: frozenset[int] = frozenset()
+        if self.table.snap.status == PLAYING:
+            to_act = self.table.game.to_act(self.table.snap.state)
+        humans = {s.seat for s in self.table.snap.seats if not s.played_by_server}
+        for seat in list(self.deadlines):
+            if seat not in to_act or seat not in humans or seat == acted_seat:
+                del self.deadlines[seat]
+        now = self.table.ctx.clock.now()
+        for seat in sorted(to_act & humans):
+            self.deadlines.setdefault(seat, now + self.table.info.move_seconds)
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self.deadlines and not self._closed:
+            self._timer = asyncio.create_task(self._timer_loop(dict(self.deadlines)))
+
+    async def _timer_loop(self, deadlines: dict[int, float]) -> None:
+        moment = min(deadlines.values())
+        await self.table.ctx.clock.sleep_until(moment)
+        for seat, at in deadlines.items():
+            if at <= moment:
+                self._think(seat, "greedy", "timeout", at)
+
+    def wake_bots(self) -> None:
+        if self.table.snap.status != PLAYING or self._closed:
+            return
+        for seat in self.table.game.to_act(self.table.snap.state):
+            info = self.table.snap.seats[seat]
+            if info.played_by_server:
+                level = info.bot_level or "greedy"
+                self._think(seat, level, "bot" if info.bot_level else "zombie", None)
+
+    def _think(self, seat: int, level: str, by: str, deadline: float | None) -> None:
+        if seat in self._thinking:
+            return
+        task = asyncio.create_task(self._server_move(seat, level, by, deadline))
+        self._thinking[seat] = task
+
+    async def _server_move(self, seat: int, level: str, by: str, deadline: float | None) -> None:
+        """A bot, a zombie or a timed-out player's stand-in moves for ``seat``."""
+        try:
+            for _attempt in range(5):
+                if not self._to_act(seat):
+                    return
+                action = await self._choose(seat, level)
+                async with self.table.lock:
+                    if deadline is not None and self.deadlines.get(seat) != deadline:
+                        return
+                    if not self._to_act(seat):
+                        return
+                    try:
+                        applied = apply_action(self.table.game, self.table.snap.state, seat, action)
+                    except TableError:
+                        continue
+                    try:
+                        await self.table.write(
+                            "action",
+                            seat,
+                            {"action": applied.action, "by": by, "events": applied.events},
+                            applied=applied.state,
+                        )
+                    except TableError:
+                        continue  # another server moved first; look again
+                    self._thinking.pop(seat, None)
+                    limit = self.table.ctx.settings.timeouts_before_zombie
+                    info = self.table.snap.seats[seat]
+                    if by == "timeout" and info.timeouts >= limit and not info.zombie:
+                        await self.table.write("zombie", seat, {"reason": "timeouts"})
+                    await self.settle(seat)
+                if self.table.snap.status == FINISHED:
+                    await self.table.ctx.lobby_changed(self.table)
+                return
+            log.error(
+                "table %s: the %s bot found no legal move for seat %s",
+                self.table.info.id,
+                level,
+                seat,
+            )
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: server move for seat %s failed", self.table.info.id, seat)
+        finally:
+            if self._thinking.get(seat) is asyncio.current_task():
+                del self._thinking[seat]
+
+    async def _choose(self, seat: int, level: str) -> JSON:
+        """The bot's choice for ``seat``; if it overruns its budget badly, the first legal action.
+
+        The game must go on: a bot that has not answered within four times its
+        budget (and a second) is not waited for.
+        """
+        state = self.table.snap.state
+        budget = self.table.ctx.settings.bot_budget_s
+        choice = self.table.ctx.bots.choose(
+            self.table.info.game,
+            level,
+            bot_seed(self.table.info.seed, seat),
+            self.table.game.view(state, seat),
+            seat,
+            budget,
+        )
+        try:
+            return await asyncio.wait_for(choice, timeout=4 * budget + 1)
+        except TimeoutError:
+            log.warning("table %s: the %s bot overran; seat %s plays its first legal action",
+                        self.table.info.id, level, seat)  # fmt: skip
+            first = next(iter(self.table.game.legal_actions(state, seat)))
+            return self.table.game.action_json(first)
+
+    async def shutdown(self) -> None:
+        """Stop the clock and the bots of this table (the server is stopping)."""
+        self._closed = True
+        tasks = [*self._thinking.values(), *([self._timer] if self._timer else [])]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
