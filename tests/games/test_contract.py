@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any
+from typing import Any, get_type_hints, is_typeddict
 
 import pytest
 
@@ -173,3 +173,20 @@ def test_player_counts_outside_the_range_are_refused(name: str) -> None:
 )
 def test_random_game_keeps_the_contract(name: str, index: int) -> None:
     play_random_game(name, index)
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_views_have_exactly_the_keys_their_typed_dict_names(name: str) -> None:
+    game = get_game(name)
+    view_type = get_type_hints(type(game).view)["return"]
+    assert is_typeddict(view_type), f"{name}'s view() should return a TypedDict"
+    keys = set(view_type.__annotations__)
+    rng = random.Random(3)
+    state = game.setup(game.default_options(game.max_players), 3)
+    for _ in range(60):
+        for seat in (None, *range(game.max_players)):
+            assert set(game.view(state, seat)) == keys
+        if game.result(state) is not None:
+            break
+        seat = min(game.to_act(state))
+        state, _events = game.apply(state, seat, rng.choice(list(game.legal_actions(state, seat))))

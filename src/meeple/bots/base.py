@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from collections.abc import Mapping
 from typing import Protocol
 
 from meeple.games.base import JSON, Seat
@@ -42,7 +43,7 @@ class Bot(Protocol):
     game: str
     level: str
 
-    def choose(self, view: dict[str, JSON], seat: Seat, budget_s: float) -> JSON:
+    def choose(self, view: Mapping[str, JSON], seat: Seat, budget_s: float) -> JSON:
         """An action (JSON form) for ``seat``, chosen within ``budget_s`` seconds.
 
         Deterministic for a given bot seed, view and budget; it never
@@ -85,7 +86,7 @@ class Deadline:
         return max(0.0, self.limit - time.perf_counter())
 
 
-def view_rng(seed: int, view: dict[str, JSON], seat: Seat) -> random.Random:
+def view_rng(seed: int, view: Mapping[str, JSON], seat: Seat) -> random.Random:
     """A generator fixed by the bot's seed, its seat and the view it was given.
 
     Choices drawn from it depend on nothing else: not on earlier calls, and

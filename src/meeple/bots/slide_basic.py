@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from meeple.bots.base import SeededBot, view_rng
 from meeple.bots.slide_eval import best_take, mean_unseen, visible_score
 from meeple.bots.slide_view import (
@@ -22,7 +24,7 @@ class RandomSlideBot(SeededBot):
     game = "slide"
     level = "random"
 
-    def choose(self, view: dict[str, JSON], seat: Seat, budget_s: float) -> JSON:
+    def choose(self, view: Mapping[str, JSON], seat: Seat, budget_s: float) -> JSON:
         """A uniformly random legal action."""
         actions = legal_action_jsons(read_view(view, seat))
         if not actions:
@@ -38,7 +40,7 @@ class GreedySlideBot(SeededBot):
     game = "slide"
     level = "greedy"
 
-    def choose(self, view: dict[str, JSON], seat: Seat, budget_s: float) -> JSON:
+    def choose(self, view: Mapping[str, JSON], seat: Seat, budget_s: float) -> JSON:
         """A random reveal, or the take with the lowest visible score."""
         seen = read_view(view, seat)
         reveals = legal_reveals(seen)

@@ -16,7 +16,7 @@ only a safety stop at 80% of the budget on a badly overloaded machine.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar
 
 from meeple.bots.base import Deadline, SeededBot, view_rng
@@ -53,7 +53,7 @@ class ExpertSlideBot(SeededBot):
     game = "slide"
     level = "expert"
 
-    def choose(self, view: dict[str, JSON], seat: Seat, budget_s: float) -> JSON:
+    def choose(self, view: Mapping[str, JSON], seat: Seat, budget_s: float) -> JSON:
         """The candidate with the best mean play-out margin."""
         deadline = Deadline(budget_s)
         seen = read_view(view, seat)

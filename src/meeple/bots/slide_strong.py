@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TypeVar
 
 from meeple.bots.base import SeededBot, view_rng
@@ -50,7 +50,7 @@ class StrongSlideBot(SeededBot):
     game = "slide"
     level = "strong"
 
-    def choose(self, view: dict[str, JSON], seat: Seat, budget_s: float) -> JSON:
+    def choose(self, view: Mapping[str, JSON], seat: Seat, budget_s: float) -> JSON:
         """The reveal or take that scores best by this bot's estimate."""
         seen = read_view(view, seat)
         reveals = legal_reveals(seen)

@@ -7,6 +7,7 @@ bot never knows.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from meeple.bots.slide_eval import unseen_counts
@@ -60,7 +61,7 @@ class SlideSeen:
         return 0 if self.first is None else (self.seat - self.first) % self.players
 
 
-def read_view(view: dict[str, JSON], seat: Seat) -> SlideSeen:
+def read_view(view: Mapping[str, JSON], seat: Seat) -> SlideSeen:
     """Read a Slide view of ``seat`` (see :func:`meeple.games.slide.view.view`)."""
     grids = []
     for rows in view["grids"]:

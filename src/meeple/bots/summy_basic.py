@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from meeple.bots.base import SeededBot, view_rng
 from meeple.bots.summy_view import PASS_JSON, discard_json, place_json, read_view
 from meeple.games.base import JSON, Seat
@@ -15,7 +17,7 @@ class RandomSummyBot(SeededBot):
     game = "summy"
     level = "random"
 
-    def choose(self, view: dict[str, JSON], seat: Seat, budget_s: float) -> JSON:
+    def choose(self, view: Mapping[str, JSON], seat: Seat, budget_s: float) -> JSON:
         """A random placement, else a random non-empty discard, else a pass."""
         seen = read_view(view, seat)
         rng = view_rng(self.seed, view, seat)
@@ -35,7 +37,7 @@ class GreedySummyBot(SeededBot):
     game = "summy"
     level = "greedy"
 
-    def choose(self, view: dict[str, JSON], seat: Seat, budget_s: float) -> JSON:
+    def choose(self, view: Mapping[str, JSON], seat: Seat, budget_s: float) -> JSON:
         """The best-scoring placement, else a whole-hand discard, else a pass."""
         seen = read_view(view, seat)
         best = best_moves(seen.position, 1)

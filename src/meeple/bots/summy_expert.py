@@ -25,6 +25,7 @@ stop at 80% of the budget.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 
 from meeple.bots.base import Deadline, SeededBot, view_rng
 from meeple.bots.search import best_by_halving
@@ -72,7 +73,7 @@ class ExpertSummyBot(SeededBot):
     game = "summy"
     level = "expert"
 
-    def choose(self, view: dict[str, JSON], seat: Seat, budget_s: float) -> JSON:
+    def choose(self, view: Mapping[str, JSON], seat: Seat, budget_s: float) -> JSON:
         """The candidate with the best mean outcome over the samples."""
         deadline = Deadline(budget_s)
         seen = read_view(view, seat)

@@ -25,7 +25,7 @@ the choice); the clock at 80% of the budget is only a safety stop.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from meeple.bots.base import Deadline, SeededBot, view_rng
@@ -81,7 +81,7 @@ class StrongSummyBot(SeededBot):
     game = "summy"
     level = "strong"
 
-    def choose(self, view: dict[str, JSON], seat: Seat, budget_s: float) -> JSON:
+    def choose(self, view: Mapping[str, JSON], seat: Seat, budget_s: float) -> JSON:
         """The candidate with the best value; a pass when there is none."""
         deadline = Deadline(budget_s)
         seen = read_view(view, seat)

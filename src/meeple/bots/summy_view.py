@@ -10,7 +10,7 @@ discards) are the bag minus the table, its hand and its own discards.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from meeple.games.base import JSON, Seat
@@ -50,7 +50,7 @@ class SummySeen:
         return None if self.players == 1 else 1 - self.seat
 
 
-def read_view(view: dict[str, JSON], seat: Seat) -> SummySeen:
+def read_view(view: Mapping[str, JSON], seat: Seat) -> SummySeen:
     """Read a Summy view of ``seat`` (keys in :meth:`meeple.games.summy.game.SummyGame.view`)."""
     return SummySeen(
         seat=seat,

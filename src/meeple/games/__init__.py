@@ -8,15 +8,15 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from meeple.games.base import Game
+from meeple.games.base import AnyGame
 
 GAME_NAMES: tuple[str, ...] = ("summy", "slide")
 """Every registered game, by the name used in records, URLs and the CLI."""
 
 
-def get_game(name: str) -> Game:
+def get_game(name: str) -> AnyGame:
     """The game registered under ``name``; ``KeyError`` naming the choices if none."""
     if name not in GAME_NAMES:
         raise KeyError(f"unknown game {name!r}; choose one of: {', '.join(GAME_NAMES)}")
-    game: Game = import_module(f"meeple.games.{name}").GAME
+    game: AnyGame = import_module(f"meeple.games.{name}").GAME
     return game

@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeAlias
+from typing import Any, Protocol, TypeAlias, TypeVar
 
 from pydantic import BaseModel
 
@@ -96,11 +96,19 @@ def ranks_from_keys(keys: Sequence[tuple[Any, ...]]) -> tuple[int, ...]:
     return tuple(1 + sum(1 for other in keys if other < key) for key in keys)
 
 
-class Game(Protocol):
+StateT = TypeVar("StateT")
+ActionT = TypeVar("ActionT")
+
+
+class Game(Protocol[StateT, ActionT]):
     """What every game module provides (see ``summy.GAME`` and ``slide.GAME``).
 
-    ``State`` is game-specific and immutable; callers treat it as opaque and
-    only pass it back to these functions.
+    Generic over the game's own state and action types: ``SummyGame`` is a
+    ``Game[SummyState, Action]``. A state is immutable; code outside the game
+    treats it as opaque and only passes it back to these functions. Actions
+    cross every boundary as JSON (:meth:`parse_action`, :meth:`action_json`);
+    views are JSON objects whose keys each game documents as a ``TypedDict``.
+    Code that holds any game uses :data:`AnyGame`.
     """
 
     name: str
@@ -119,22 +127,22 @@ class Game(Protocol):
         """The options of a new table with this many players."""
         ...
 
-    def setup(self, options: Mapping[str, JSON], seed: int) -> Any:
+    def setup(self, options: Mapping[str, JSON], seed: int) -> StateT:
         """A new game. ``options["players"]`` is the number of seats.
 
         Raises :class:`BadOptions` for options the game does not accept.
         """
         ...
 
-    def to_act(self, state: Any) -> frozenset[Seat]:
+    def to_act(self, state: StateT) -> frozenset[Seat]:
         """The seats that may act now (several during a simultaneous step)."""
         ...
 
-    def legal_actions(self, state: Any, seat: Seat) -> Iterable[Any]:
+    def legal_actions(self, state: StateT, seat: Seat) -> Iterable[ActionT]:
         """Every action ``seat`` may take now, each exactly once."""
         ...
 
-    def apply(self, state: Any, seat: Seat, action: Any) -> tuple[Any, list[Event]]:
+    def apply(self, state: StateT, seat: Seat, action: ActionT) -> tuple[StateT, list[Event]]:
         """The state after ``seat`` takes ``action``, and its public events.
 
         Raises :class:`IllegalAction` with a plain-words message naming the
@@ -142,15 +150,15 @@ class Game(Protocol):
         """
         ...
 
-    def view(self, state: Any, seat: Seat | None) -> dict[str, JSON]:
-        """What ``seat`` may know (``None``: a spectator), as JSON."""
+    def view(self, state: StateT, seat: Seat | None) -> Mapping[str, JSON]:
+        """What ``seat`` may know (``None``: a spectator), as a JSON object."""
         ...
 
-    def result(self, state: Any) -> Result | None:
+    def result(self, state: StateT) -> Result | None:
         """The result once the game is over, else ``None``."""
         ...
 
-    def resample_hidden(self, state: Any, seat: Seat | None, rng: random.Random) -> Any:
+    def resample_hidden(self, state: StateT, seat: Seat | None, rng: random.Random) -> StateT:
         """A state ``seat`` cannot tell from ``state``: all it may not see, redrawn.
 
         Hands, the stock, face-down values and others' pending picks are dealt
@@ -161,13 +169,17 @@ class Game(Protocol):
         """
         ...
 
-    def parse_action(self, data: JSON) -> Any:
+    def parse_action(self, data: JSON) -> ActionT:
         """An action from its JSON form; :class:`IllegalAction` if malformed."""
         ...
 
-    def action_json(self, action: Any) -> JSON:
+    def action_json(self, action: ActionT) -> JSON:
         """The JSON form of an action (``parse_action`` reads it back)."""
         ...
+
+
+AnyGame: TypeAlias = Game[Any, Any]
+"""A game of any kind, as the registry, the tables and the replay hold it."""
 
 
 @dataclass(frozen=True)
@@ -230,7 +242,7 @@ class RecordError(ValueError):
         super().__init__(f"{where}: {reason}")
 
 
-def replay(game: Game, record: GameRecord) -> list[Any]:
+def replay(game: AnyGame, record: GameRecord) -> list[Any]:
     """Every state of a recorded game, the initial one first.
 
     Raises :class:`RecordError` naming the first action that does not apply

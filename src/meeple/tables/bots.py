@@ -12,6 +12,7 @@ import multiprocessing
 import os
 import threading
 import time
+from collections.abc import Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
@@ -23,7 +24,7 @@ _BOTS_LOCK = threading.Lock()
 
 
 def choose_in_worker(
-    game: str, level: str, seed: int, view: dict[str, JSON], seat: int, budget_s: float
+    game: str, level: str, seed: int, view: Mapping[str, JSON], seat: int, budget_s: float
 ) -> JSON:
     """Make (or reuse) the bot in this worker and let it choose an action."""
     key = (game, level, seed)
@@ -73,7 +74,7 @@ class BotPool:
         game: str,
         level: str,
         seed: int,
-        view: dict[str, JSON],
+        view: Mapping[str, JSON],
         seat: int,
         budget_s: float,
     ) -> Any:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeAlias
 
-from meeple.games.base import JSON, Game, IllegalAction, Result
+from meeple.games.base import JSON, AnyGame, IllegalAction, Result
 from meeple.tables.errors import TableError
 
 OPEN, PLAYING, FINISHED, CLOSED = "open", "playing", "finished", "closed"
@@ -130,7 +130,7 @@ def _seat_number(snapshot: Snapshot, seat: Any) -> int:
 class Fold:
     """What every event rule may read: the game, its options and seed, the event."""
 
-    game: Game
+    game: AnyGame
     options: dict[str, JSON]
     seed: int
     event: LogEvent
@@ -155,7 +155,7 @@ def rule(kind: str) -> Callable[[Rule], Rule]:
 
 
 def advance(
-    game: Game,
+    game: AnyGame,
     options: dict[str, JSON],
     seed: int,
     snap: Snapshot,
@@ -301,7 +301,7 @@ class Applied:
     action: JSON
 
 
-def apply_action(game: Game, state: Any, seat: int, action: JSON) -> Applied:
+def apply_action(game: AnyGame, state: Any, seat: int, action: JSON) -> Applied:
     """``action`` applied for ``seat``; ``TableError("illegal")`` if malformed or refused."""
     try:
         parsed = game.parse_action(action)

@@ -7,7 +7,7 @@ from typing import Any
 
 from meeple.bots import LEVELS
 from meeple.games import GAME_NAMES, get_game
-from meeple.games.base import JSON, BadOptions, Game
+from meeple.games.base import JSON, AnyGame, BadOptions
 from meeple.tables.errors import TableError
 
 PACES: dict[str, tuple[int, int, int]] = {
@@ -49,7 +49,7 @@ class CheckedSpec:
     creator_seat: int | None
 
 
-def check_game(name: str) -> Game:
+def check_game(name: str) -> AnyGame:
     """The game registered as ``name``; :class:`TableError` naming the choices if none."""
     if name not in GAME_NAMES:
         shown = name if len(name) <= 20 else name[:20] + "..."

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -131,7 +131,7 @@ class Table:
             self.runtime.reset_deadlines(None)
             self.runtime.wake_bots()
 
-    def view_at(self, version: int, seat: int | None) -> dict[str, JSON] | None:
+    def view_at(self, version: int, seat: int | None) -> Mapping[str, JSON] | None:
         """What ``seat`` (``None``: a spectator) may see just after event ``version``."""
         state = self.snap.state_at(version)
         return None if state is None else self.game.view(state, seat)

@@ -17,7 +17,7 @@ from meeple.games.base import JSON, Event, IllegalAction, Result, Seat
 from meeple.games.slide import hidden, rules
 from meeple.games.slide.actions import Action, action_json, parse_action
 from meeple.games.slide.state import MAX_PLAYERS, MIN_PLAYERS, State, new_state, parse_options
-from meeple.games.slide.view import view
+from meeple.games.slide.view import SlideView, view
 
 
 class SlideOptions(BaseModel):
@@ -64,8 +64,8 @@ class SlideGame:
             raise IllegalAction("this is not a Slide game state")
         return rules.apply(state, seat, action)
 
-    def view(self, state: State, seat: Seat | None) -> dict[str, JSON]:
-        """What ``seat`` may know; the keys are listed in :func:`meeple.games.slide.view.view`."""
+    def view(self, state: State, seat: Seat | None) -> SlideView:
+        """What ``seat`` may know; :class:`~meeple.games.slide.view.SlideView` gives the keys."""
         return view(state, seat)
 
     def result(self, state: State) -> Result | None:

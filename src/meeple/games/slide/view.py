@@ -7,6 +7,8 @@ stored at all.
 
 from __future__ import annotations
 
+from typing import Literal, TypedDict
+
 from meeple.games.base import JSON, Seat
 from meeple.games.slide.grid import HOLE, index_cell, rows
 from meeple.games.slide.rules import to_act
@@ -20,29 +22,50 @@ def _seat_or_none(seat: int) -> int | None:
     return None if seat == NO_SEAT else seat
 
 
-def view(state: State, seat: Seat | None) -> dict[str, JSON]:
-    """What ``seat`` may know (``None``: a spectator). The keys:
+class SlideView(TypedDict):
+    """What one seat (or a spectator) may know of a Slide game: the JSON every client gets."""
 
-    - ``game``: ``"slide"``; ``seat``: the viewer's seat or ``null``;
-      ``players``; ``options`` (the table options object).
-    - ``phase``: ``"reveal"``, ``"draft"`` or ``"over"``; ``deal`` (1-based,
-      above 1 only with ``match_to_100``); ``round`` (1..16); ``rounds`` (16).
-    - ``first_player``: the seat holding the token, ``null`` while
-      ``lowest_reveal_starts`` has not chosen it yet; ``turn``: the seat taking
-      a card in the draft, else ``null``; ``to_act``: sorted seats that may act.
-    - ``picked``: per seat, whether it has picked its card in this reveal
-      (never where); ``my_pick``: ``[row, col]`` of the viewer's own pending
-      pick, else ``null`` (always ``null`` for a spectator).
-    - ``grids``: per seat, 4 rows of 4 cells: ``1..10`` a face-up card,
-      ``0`` a face-down card (value hidden), ``null`` the hole.
-      ``holes``: per seat ``[row, col]`` of its hole, else ``null``.
-    - ``pool``: the values in the pool, sorted.
-    - ``totals``: running totals of finished deals; ``deal_scores``: per
-      finished deal, the points of each seat; ``last_deal``: ``null`` or
-      ``{"grids": ..., "cards_left": [...]}`` of the last finished deal, its
-      grids after cancelling (``null`` for a removed card).
-    - ``result``: ``null`` until the game is over, then ``Result.to_json()``.
-    """
+    game: Literal["slide"]
+    seat: int | None
+    """The viewer's seat, ``null`` for a spectator."""
+    players: int
+    options: dict[str, JSON]
+    """The table options object."""
+    phase: str
+    """``"reveal"``, ``"draft"`` or ``"over"``."""
+    deal: int
+    """1-based; above 1 only with ``match_to_100``."""
+    round: int
+    """1..16."""
+    rounds: int
+    first_player: int | None
+    """The seat holding the token; ``null`` while ``lowest_reveal_starts`` has not chosen it."""
+    turn: int | None
+    """The seat taking a card in the draft, else ``null``."""
+    to_act: list[int]
+    """Sorted seats that may act."""
+    picked: list[bool]
+    """Per seat, whether it has picked its card in this reveal (never where)."""
+    my_pick: list[int] | None
+    """``[row, col]`` of the viewer's own pending pick, else ``null`` (a spectator: always)."""
+    grids: list[list[list[int | None]]]
+    """Per seat, 4 rows of 4: ``1..10`` face up, ``0`` face down (hidden), ``null`` the hole."""
+    holes: list[list[int] | None]
+    """Per seat ``[row, col]`` of its hole, else ``null``."""
+    pool: list[int]
+    """The values in the pool, sorted."""
+    totals: list[int]
+    """Running totals of finished deals."""
+    deal_scores: list[list[int]]
+    """Per finished deal, the points of each seat."""
+    last_deal: dict[str, JSON] | None
+    """``{"grids", "cards_left"}`` of the last deal after cancelling (``null``: a removed card)."""
+    result: dict[str, JSON] | None
+    """``null`` until the game is over, then ``Result.to_json()``."""
+
+
+def view(state: State, seat: Seat | None) -> SlideView:
+    """What ``seat`` may know (``None``: a spectator); :class:`SlideView` gives the keys."""
     grids = []
     holes: list[JSON] = []
     for grid in state.grids:

@@ -17,6 +17,7 @@ import random
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from itertools import combinations
+from typing import Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict
 
@@ -74,6 +75,46 @@ def discards(hand: Iterable[str]) -> list[Discard]:
         for chosen in sorted(set(combinations(tiles, size))):
             found.append(Discard(chosen))
     return found
+
+
+class SummyView(TypedDict):
+    """What one seat (or a spectator) may know of a Summy game: the JSON every client gets.
+
+    With ``hand``, ``tiles`` and ``equations`` a seat's view is a valid
+    position JSON (``formats.position_from_json(view)``).
+    """
+
+    game: Literal["summy"]
+    seat: int | None
+    """The seat shown (``null``: a spectator)."""
+    players: int
+    hand: list[str] | None
+    """This seat's tiles, sorted (``null`` for a spectator); never another seat's hand."""
+    tiles: list[dict[str, JSON]]
+    """Every table tile ``{"row", "col", "tile"}``, sorted by cell."""
+    equations: list[dict[str, JSON]]
+    """Every equation made, in order: ``{"row", "col", "dir", "length", "text"}``."""
+    sealed: list[dict[str, int]]
+    """The sealed cells ``{"row", "col"}``."""
+    scores: list[int]
+    turn: int | None
+    """The seat to move (``null`` once over)."""
+    first_player: int
+    turns_taken: int
+    stock: int
+    """How many tiles are left in the stock (not which)."""
+    hand_sizes: list[int]
+    discarded: list[int]
+    """How many tiles each seat has put out of the game (not which)."""
+    my_discards: list[str] | None
+    """The tiles this seat itself discarded, sorted (``null`` for a spectator)."""
+    idle_turns: int
+    """Consecutive turns begun with the stock empty that made no equation."""
+    last_move: dict[str, JSON] | None
+    """The last turn as its public event (:func:`turn_json`), ``null`` before the first."""
+    game_over: bool
+    result: dict[str, JSON] | None
+    """``Result.to_json()`` once over, else ``null``."""
 
 
 class SummyOptions(BaseModel):
@@ -144,30 +185,8 @@ class SummyGame:
             events.append({"type": "game_over", "result": after.result.to_json()})
         return after, events
 
-    def view(self, state: SummyState, seat: Seat | None) -> dict[str, JSON]:
-        """What ``seat`` may know; ``None`` for a spectator. Keys:
-
-        - ``game``: ``"summy"``; ``seat``: the seat shown (``None``: spectator);
-          ``players``: the number of seats.
-        - ``hand``: this seat's tiles, sorted (``None`` for a spectator). Never
-          another seat's hand.
-        - ``tiles``: every table tile ``{"row", "col", "tile"}``, sorted by cell.
-        - ``equations``: every equation made, in order, ``{"row", "col", "dir",
-          "length", "text"}``; ``sealed``: the sealed cells ``{"row", "col"}``.
-          With ``hand``, ``tiles`` and ``equations`` a seat's view is a valid
-          position JSON (``formats.position_from_json(view)``).
-        - ``scores``: each seat's total; ``turn``: the seat to move (``None``
-          once over); ``first_player``; ``turns_taken``.
-        - ``stock``: how many tiles are left in the stock (not which);
-          ``hand_sizes``: how many tiles each seat holds; ``discarded``: how
-          many tiles each seat has put out of the game (not which);
-          ``my_discards``: the tiles this seat itself discarded, sorted (a
-          player knows what they threw away; ``None`` for a spectator).
-        - ``idle_turns``: consecutive turns begun with the stock empty that made
-          no equation (the game ends when it reaches ``players``).
-        - ``last_move``: the last turn as its public event (see
-          :func:`turn_json`), or ``None`` before the first turn.
-        - ``game_over``: whether it is over; ``result``: ``Result.to_json()`` or ``None``.
+    def view(self, state: SummyState, seat: Seat | None) -> SummyView:
+        """What ``seat`` may know (``None``: a spectator); :class:`SummyView` gives the keys.
 
         Raises ``ValueError`` for a seat the game does not have.
         """

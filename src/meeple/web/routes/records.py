@@ -55,6 +55,6 @@ async def replay_step(
         seat=seat,
         action=action,
         events=events,
-        view=table.game.view(states[step], seat),
+        view=dict(table.game.view(states[step], seat)),
         result=ResultOut.model_validate(result.to_json()) if result else None,
     )
