@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 from meeple.games import GAME_NAMES
 from meeple.i18n import LANG_COOKIE, LANGUAGES, catalog
 from meeple.web.pages import STATIC_DIR, router
+from meeple.web.routes import games
 
 PAGES = (
     "/",
@@ -36,6 +37,7 @@ KEY_SHAPE = re.compile(
 def client() -> TestClient:
     app = FastAPI()
     app.include_router(router)
+    app.include_router(games.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     return TestClient(app)
 
@@ -127,7 +129,7 @@ def staged(*tiles: tuple[int, int, str], direction: str = "H") -> dict[str, obje
         (
             staged((0, -3, "1"), (0, -2, "+"), (0, -1, "1"), (0, 1, "2")),
             "en",
-            {"legal": True, "score": 4, "equation": "1+1=2"},
+            {"legal": True, "score": 4, "text": "1+1=2"},
         ),
         (
             staged((0, -3, "1"), (0, -2, "+"), (0, -1, "1"), (0, 1, "3")),
@@ -157,15 +159,28 @@ def staged(*tiles: tuple[int, int, str], direction: str = "H") -> dict[str, obje
 def test_staged_tiles_are_checked_by_the_engine_in_the_page_language(
     client: TestClient, placement: dict[str, object], lang: str, expected: dict[str, object]
 ) -> None:
-    body = {"tiles": START, "equations": [], "hand": HAND, "placement": placement}
-    response = client.post("/pages-api/summy/check", json=body, headers={"Accept-Language": lang})
+    position = {"tiles": START, "equations": [], "hand": HAND}
+    body = {"position": position, "action": {"type": "place", **placement}}
+    response = client.post(
+        "/api/games/summy/preview", json=body, headers={"Accept-Language": lang}
+    )
     assert response.status_code == 200
     assert response.json() == expected
 
 
-def test_malformed_check_is_refused(client: TestClient) -> None:
-    body = {"tiles": START, "equations": [], "hand": HAND, "placement": {"dir": "Z", "tiles": []}}
-    assert client.post("/pages-api/summy/check", json=body).status_code == 422
+def test_a_malformed_preview_is_refused_and_a_game_without_previews_has_none(
+    client: TestClient,
+) -> None:
+    place = {"type": "place", "dir": "H", "tiles": []}
+    bad_position = {"position": {"tiles": 5, "equations": [], "hand": []}, "action": place}
+    assert client.post("/api/games/summy/preview", json=bad_position).status_code == 422
+    position = {"tiles": START, "equations": [], "hand": HAND}
+    odd_action = {"position": position, "action": {"type": "place", "dir": "Z", "tiles": []}}
+    answer = client.post("/api/games/summy/preview", json=odd_action).json()
+    assert answer["legal"] is False and "'dir'" in answer["message_en"]
+    reveal = {"position": {}, "action": {"type": "reveal", "cell": [0, 0]}}
+    assert client.post("/api/games/slide/preview", json=reveal).status_code == 404
+    assert client.post("/api/games/chess/preview", json=reveal).status_code == 404
 
 
 def test_catalog_texts_escape_html(client: TestClient) -> None:
@@ -182,3 +197,12 @@ def test_the_game_modules_come_from_the_registry(client: TestClient) -> None:
         assert f'"/static/js/games/{name}/ui.js"' in response.text
         assert client.get(f"/static/js/games/{name}/ui.js").status_code == 200
     assert "export const GAMES = {" in response.text
+
+
+def test_a_preview_with_an_absurd_equation_length_is_refused_at_once(client: TestClient) -> None:
+    # Walking the cells of a 10**12-cell equation once hung a server thread.
+    equation = {"row": 0, "col": 0, "dir": "H", "length": 10**12}
+    position = {"tiles": START, "equations": [equation], "hand": HAND}
+    body = {"position": position, "action": {"type": "place", "dir": "H", "tiles": []}}
+    response = client.post("/api/games/summy/preview", json=body)
+    assert response.status_code == 422 and "does not match the tiles" in response.text

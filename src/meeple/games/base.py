@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeAlias, TypeVar
+from typing import Any, Protocol, TypeAlias, TypeVar, runtime_checkable
 
 from pydantic import BaseModel
 
@@ -175,6 +175,34 @@ class Game(Protocol[StateT, ActionT]):
 
     def action_json(self, action: ActionT) -> JSON:
         """The JSON form of an action (``parse_action`` reads it back)."""
+        ...
+
+
+@dataclass(frozen=True)
+class Preview:
+    """What an action would do in a position a player sees, before it is sent.
+
+    Legal with its score and a short text (Summy: the equation made), or
+    refused with the engine's message naming the rule.
+    """
+
+    legal: bool
+    score: int | None = None
+    text: str | None = None
+    message: str | None = None
+
+
+@runtime_checkable
+class Previews(Protocol):
+    """A game that can judge a staged action from what its player sees (optional).
+
+    ``position`` is built from the seat's own view (nothing hidden is needed);
+    ``ValueError`` if it is malformed. The pages call it while the player
+    stages a move, through ``POST /api/games/{game}/preview``.
+    """
+
+    def preview(self, position: JSON, action: JSON) -> Preview:
+        """The verdict on ``action`` in ``position``."""
         ...
 
 

@@ -294,3 +294,20 @@ class GameOut(BaseModel):
     )
     option_defaults: dict[str, Any]
     bot_levels: list[str] = Field(description="weakest first")
+
+
+class PreviewIn(Input):
+    """A staged action, and the position its player sees (built from their own view)."""
+
+    position: dict[str, Any] = Field(description="the game's position format (Summy: tiles, ...)")
+    action: dict[str, Any] = Field(description="the action, as the game's action JSON")
+
+
+class PreviewOut(BaseModel):
+    """Legal with its score and text, or refused with the rule (translated, and in English)."""
+
+    legal: bool
+    score: int | None = None
+    text: str | None = Field(None, description="what the action makes (Summy: the equation)")
+    message: str | None = Field(None, description="the refusal in the page's language")
+    message_en: str | None = None

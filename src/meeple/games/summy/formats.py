@@ -34,6 +34,7 @@ from meeple.games.summy.tiles import (
     Move,
     Placement,
     Position,
+    step,
 )
 
 
@@ -126,8 +127,15 @@ def equation_to_json(equation: Equation) -> dict[str, JSON]:
 
 
 def _check_matches(tiles: Mapping[Cell, str], equation: Equation, where: str) -> None:
-    """Every cell the equation covers holds a tile and the two cells just outside are empty."""
-    for cell in equation.cells():
+    """Every cell the equation covers holds a tile and the two cells just outside are empty.
+
+    Only the first ``len(tiles) + 1`` cells are walked: one of them is empty if
+    the equation is longer than the table holds, so an absurd length (``10**12``)
+    is refused at once instead of walked.
+    """
+    dr, dc = step(equation.dir)
+    for i in range(min(equation.length, len(tiles) + 1)):
+        cell = (equation.row + i * dr, equation.col + i * dc)
         if cell not in tiles:
             raise FormatError(
                 f"{where} does not match the tiles: "

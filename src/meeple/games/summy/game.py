@@ -26,6 +26,7 @@ from meeple.games.base import (
     BadOptions,
     Event,
     IllegalAction,
+    Preview,
     Result,
     Seat,
     refuse_unknown_keys,
@@ -35,10 +36,11 @@ from meeple.games.summy.formats import (
     equation_to_json,
     placed_tiles_from_json,
     placed_tiles_to_json,
+    position_from_json,
     tile_from_json,
 )
 from meeple.games.summy.notation import move_text
-from meeple.games.summy.rules import equation_text
+from meeple.games.summy.rules import check_placement, equation_text
 from meeple.games.summy.state import SummyState, Turn, new_state, take_turn
 from meeple.games.summy.tiles import Action, Discard, Pass, Placement, Position
 
@@ -277,6 +279,22 @@ class SummyGame:
             refuse_unknown_keys(data, ("type",), "a pass")
             return Pass()
         raise IllegalAction(f"unknown action type {kind!r}: use 'place', 'discard' or 'pass'")
+
+    def preview(self, position: JSON, action: JSON) -> Preview:
+        """Whether a placement is legal in a position (the shared position format), and its score.
+
+        ``ValueError`` (:class:`~meeple.games.summy.formats.FormatError`) for a
+        malformed position; a malformed or illegal action is a refusal.
+        """
+        seen = position_from_json(position)
+        try:
+            placement = self.parse_action(action)
+            if not isinstance(placement, Placement):
+                raise IllegalAction("only a placement can be checked before it is played")
+            move = check_placement(seen.tiles, seen.equations, seen.hand, placement)
+        except IllegalAction as exc:
+            return Preview(legal=False, message=str(exc))
+        return Preview(legal=True, score=move.score, text=move.equation_text)
 
     def action_json(self, action: Action) -> JSON:
         """The JSON form of an action (``parse_action`` reads it back)."""

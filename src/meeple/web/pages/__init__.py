@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from meeple.games import GAME_NAMES
 from meeple.i18n import LANG_COOKIE, LANGUAGES
-from meeple.web.pages.check import CheckRequest, answer_json, check_staged
-from meeple.web.pages.render import js_catalog, render, request_language
+from meeple.web.pages.render import js_catalog, render
 from meeple.web.routes.games import describe_game
 
 STATIC_DIR = Path(__file__).parent.parent / "static"
@@ -127,9 +125,3 @@ def game_modules() -> Response:
     entries = ", ".join(f"{json.dumps(name)}: game{index}" for index, name in enumerate(GAME_NAMES))
     lines.append(f"export const GAMES = {{ {entries} }};")
     return Response("\n".join(lines) + "\n", media_type="text/javascript")
-
-
-@router.post("/pages-api/summy/check")
-def summy_check(request: Request, body: CheckRequest) -> dict[str, Any]:
-    """Whether staged Summy tiles form a legal equation, its score or the rule broken."""
-    return answer_json(check_staged(body, request_language(request)))

@@ -7,11 +7,14 @@ from __future__ import annotations
 
 from functools import cache
 
-from fastapi import APIRouter
+from fastapi import APIRouter, HTTPException, Request
 
 from meeple.bots import levels_for
 from meeple.games import GAME_NAMES, get_game
-from meeple.web.schemas import GameOut
+from meeple.games.base import Previews
+from meeple.i18n.messages import translate
+from meeple.web.pages.render import request_language
+from meeple.web.schemas import GameOut, PreviewIn, PreviewOut
 
 router = APIRouter(prefix="/api", tags=["games"])
 
@@ -35,3 +38,29 @@ def describe_game(name: str) -> GameOut:
 async def games() -> list[GameOut]:
     """Every game: players allowed, quick-play seats, table options, bot levels."""
     return [describe_game(name) for name in GAME_NAMES]
+
+
+@router.post(
+    "/games/{game}/preview",
+    response_model=PreviewOut,
+    response_model_exclude_none=True,
+    responses={404: {"description": "no such game, or one without previews"}},
+)
+def preview(game: str, body: PreviewIn, request: Request) -> PreviewOut:
+    """Whether a staged action is legal in the position its player sees, before sending it.
+
+    Nothing reaches any table: this is a pure function of what the client sent
+    (built from its own view). The refusal comes in the page's language.
+    """
+    rules = get_game(game) if game in GAME_NAMES else None
+    if not isinstance(rules, Previews):
+        raise HTTPException(404, f"there is no move preview for {game[:20]!r}")
+    try:
+        verdict = rules.preview(body.position, body.action)
+    except ValueError as exc:
+        raise HTTPException(422, f"the position is malformed: {exc}") from None
+    if verdict.legal:
+        return PreviewOut(legal=True, score=verdict.score, text=verdict.text)
+    english = verdict.message or ""
+    message = translate(request_language(request), english)
+    return PreviewOut(legal=False, message=message, message_en=english)

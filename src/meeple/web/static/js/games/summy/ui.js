@@ -157,17 +157,17 @@ export function createSummy(root, ctx) {
     const seq = ++checkSeq;
     if (!staged.size) { ctx.say("", ""); return; }
     const body = {
-      tiles: view.tiles, equations: view.equations.map(({ row, col, dir, length }) => ({ row, col, dir, length })),
-      hand: hand(), placement: placement(),
+      position: { tiles: view.tiles, equations: view.equations.map(({ row, col, dir, length }) => ({ row, col, dir, length })), hand: hand() },
+      action: { type: "place", ...placement() },
     };
     try {
-      const response = await fetch("/pages-api/summy/check", {
+      const response = await fetch("/api/games/summy/preview", {
         method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
       });
       const answer = await response.json();
       if (seq !== checkSeq) return;
       verdict = answer;
-      if (answer.legal) ctx.say(t("js.summy.legal", { equation: [...answer.equation].map(face).join(""), score: answer.score }), "ok");
+      if (answer.legal) ctx.say(t("js.summy.legal", { equation: [...answer.text].map(face).join(""), score: answer.score }), "ok");
       else ctx.say(answer.message || t("js.error.generic"), "bad");
     } catch {
       if (seq === checkSeq) ctx.say(t("js.error.network"), "bad");
