@@ -41,7 +41,9 @@ class RateLimited(TableError):
     def __init__(self, kind: str, wait: float) -> None:
         self.retry_after = max(1, math.ceil(wait))
         super().__init__(
-            "rate_limited", f"too many {KINDS[kind]}; try again in {self.retry_after} s"
+            "rate_limited",
+            f"too many {KINDS[kind]}; try again in {self.retry_after} s",
+            params={"seconds": self.retry_after},
         )
 
 

@@ -208,3 +208,19 @@ def test_a_page_on_another_site_cannot_use_a_players_cookie(server: LiveServer) 
     own = {"Cookie": alice.cookie_header(), "Origin": server.url}
     with connect(url, additional_headers=own, legacy=True) as ws:
         assert json.loads(ws.recv(timeout=10))["seat"] == 0
+
+
+def test_an_illegal_action_names_its_rule_and_parameters(server: LiveServer) -> None:
+    alice, _bob, table_id = slide_pair(server)
+    a = alice.connect(table_id)
+    a.recv()
+    a.send({"type": "action", "id": "t", "action": {"type": "take", "value": 3, "side": "left"}})
+    error = a.recv_until(lambda m: m.get("id") == "t")
+    assert (error["code"], error["reason"], error["params"]) == ("illegal", "reveal_first", {})
+    refused = alice.post(f"/api/tables/{table_id}/join", {"seat": 1}, expect=400)
+    assert (refused["code"], refused["reason"], refused["params"]) == ("started", "started", {})
+    carol = server.client("carol")
+    carol.guest()
+    open_table = carol.create_table(game="slide", seats=3)["table"]["id"]
+    taken = alice.post(f"/api/tables/{open_table}/join", {"seat": 0}, expect=400)
+    assert (taken["reason"], taken["params"]) == ("seat_taken", {"seat": 0})

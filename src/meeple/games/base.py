@@ -32,8 +32,26 @@ Event: TypeAlias = dict[str, JSON]
 """A public description of what an action did, e.g. ``{"type": "place", ...}``."""
 
 
-class IllegalAction(ValueError):
+class Refusal(ValueError):
+    """Something a game refuses: the English sentence, a stable ``code`` and its ``params``.
+
+    The code names the rule (``"eq_false"``) and the params fill the sentence's
+    blanks (``{"left": "2+3x4", "value": "14", "claimed": "20"}``), so a client
+    can show the refusal in any language; the English is the fallback.
+    """
+
+    default_code = "refused"
+
+    def __init__(self, message: str, code: str | None = None, **params: JSON) -> None:
+        super().__init__(message)
+        self.code = code or self.default_code
+        self.params: dict[str, JSON] = params
+
+
+class IllegalAction(Refusal):
     """An action that breaks a rule; the message says which, in plain words."""
+
+    default_code = "illegal"
 
 
 def refuse_unknown_keys(data: Mapping[str, JSON], allowed: Sequence[str], what: str) -> None:
@@ -51,8 +69,10 @@ def refuse_unknown_keys(data: Mapping[str, JSON], allowed: Sequence[str], what: 
         raise IllegalAction(f"{what} takes only {takes}, not {shown}")
 
 
-class BadOptions(ValueError):
+class BadOptions(Refusal):
     """Table options or a player count that the game does not accept."""
+
+    default_code = "bad_options"
 
 
 @dataclass(frozen=True)
@@ -64,12 +84,16 @@ class Result:
     (more than one for a shared victory). ``reason`` is a short plain-words
     explanation, e.g. "stock empty and a full round without an equation".
     ``details`` holds game-specific figures (cards left, running totals).
+    ``reason_code`` and ``reason_params`` name the reason for translations
+    (like a :class:`Refusal`'s code and params).
     """
 
     scores: tuple[int, ...]
     ranks: tuple[int, ...]
     reason: str
     details: Mapping[str, JSON] = field(default_factory=dict)
+    reason_code: str = ""
+    reason_params: Mapping[str, JSON] = field(default_factory=dict)
 
     @property
     def winners(self) -> tuple[Seat, ...]:
@@ -83,6 +107,8 @@ class Result:
             "ranks": list(self.ranks),
             "winners": list(self.winners),
             "reason": self.reason,
+            "reason_code": self.reason_code,
+            "reason_params": dict(self.reason_params),
             "details": dict(self.details),
         }
 

@@ -31,4 +31,5 @@ def may_reach(table: Table, user_id: int | None, invite: str | None) -> bool:
 def check_reach(table: Table, user_id: int | None, invite: str | None) -> None:
     """:class:`TableError` ``no_table`` (as if it did not exist) unless the user may reach it."""
     if not may_reach(table, user_id, invite):
-        raise TableError("no_table", f"there is no table {table.info.id!r}")
+        shown = repr(table.info.id)
+        raise TableError("no_table", f"there is no table {shown}", params={"table": shown})

@@ -196,7 +196,7 @@ def _join(fold: Fold, snap: Snapshot) -> Snapshot:
     seat = _seat_number(snap, ev.seat)
     _must_be_open(snap)
     if not snap.seats[seat].empty:
-        raise TableError("seat_taken", f"seat {seat} is taken")
+        raise TableError("seat_taken", f"seat {seat} is taken", params={"seat": seat})
     if ev.user_id is not None and snap.seat_of(ev.user_id) is not None:
         raise TableError("already_seated", "you already have a seat at this table")
     name, bot = ev.data.get("name"), ev.data.get("bot")
@@ -307,5 +307,5 @@ def apply_action(game: AnyGame, state: Any, seat: int, action: JSON) -> Applied:
         parsed = game.parse_action(action)
         new_state, events = game.apply(state, seat, parsed)
     except IllegalAction as exc:
-        raise TableError("illegal", str(exc)) from exc
+        raise TableError("illegal", str(exc), reason=exc.code, params=exc.params) from exc
     return Applied(new_state, events, game.action_json(parsed))

@@ -89,7 +89,10 @@ class TableManager:
                 return self.tables[table_id]
             found = await self.db.run(queries.table_by_id, table_id)
             if found is None:
-                raise TableError("no_table", f"there is no table {table_id!r}")
+                shown = repr(table_id[:40])
+                raise TableError(
+                    "no_table", f"there is no table {shown}", params={"table": shown}
+                )
             row, _seats = found
             table = Table(info_from_row(row), self.ctx)
             for event in await self.db.run(queries.events_after, table_id, 0):

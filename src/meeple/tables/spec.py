@@ -85,7 +85,7 @@ def check_spec(spec: TableSpec) -> CheckedSpec:
     try:
         game.setup(options, 0)
     except BadOptions as exc:
-        raise TableError("bad_options", str(exc)) from exc
+        raise TableError("bad_options", str(exc), reason=exc.code, params=exc.params) from exc
     creator_seat = None
     if spec.sit:
         free = [s for s in range(spec.seats) if s not in spec.bots]

@@ -60,8 +60,9 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
     @app.exception_handler(TableError)
     async def table_error(_request: Request, exc: TableError) -> JSONResponse:
         headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, RateLimited) else None
+        body = {"detail": exc.message, "code": exc.code, "reason": exc.reason, "params": exc.params}
         return JSONResponse(
-            {"detail": exc.message, "code": exc.code},
+            body,
             status_code=http_status(exc),
             headers=headers,
         )

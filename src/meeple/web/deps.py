@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, HTTPException, Request, WebSocket
+from fastapi import Depends, Request, WebSocket
 
 from meeple.store.models import User
 from meeple.store.sessions import user_of_session
+from meeple.tables.errors import TableError
 from meeple.web.security import SESSION_COOKIE, token_hash
 from meeple.web.services import Services
 
@@ -43,7 +44,7 @@ async def optional_user(request: Request, services: ServicesDep) -> User | None:
 async def current_user(user: Annotated[User | None, Depends(optional_user)]) -> User:
     """The signed-in user; 401 if nobody is signed in."""
     if user is None:
-        raise HTTPException(401, "sign in (or play as a guest) first")
+        raise TableError("sign_in", "sign in (or play as a guest) first")
     return user
 
 

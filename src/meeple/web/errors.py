@@ -10,15 +10,28 @@ from __future__ import annotations
 from meeple.tables.errors import TableError
 
 HTTP_STATUS: dict[str, int] = {
+    "sign_in": 401,
+    "wrong_password": 401,
+    "name_shape": 422,
+    "name_guest": 422,
+    "password_short": 422,
+    "password_long": 422,
+    "password_common": 422,
+    "password_name": 422,
+    "password_varied": 422,
     "not_seated": 403,
     "not_your_seat": 403,
     "not_creator": 403,
     "no_table": 404,
+    "no_player": 404,
     "conflict": 409,
+    "name_taken": 409,
+    "guest_no_password": 409,
     "not_over": 409,
     "rate_limited": 429,
 }
-"""Codes answered with a status other than 400 (403 not yours, 404 none, 409 state, 429 wait)."""
+"""Codes answered with a status other than 400: 401 who are you, 403 not yours, 404 none,
+409 state, 422 a bad name or password, 429 wait."""
 
 
 def http_status(error: TableError) -> int:

@@ -21,6 +21,10 @@ class ErrorOut(BaseModel):
 
     detail: str = Field(examples=["it is not your turn"])
     code: str | None = Field(None, examples=["not_your_turn"])
+    reason: str | None = Field(
+        None, description="the exact rule, for translations", examples=["eq_false"]
+    )
+    params: dict[str, Any] | None = Field(None, description="the blanks of the reason's sentence")
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -117,7 +121,9 @@ class ResultOut(BaseModel):
     scores: list[int]
     ranks: list[int]
     winners: list[int]
-    reason: str
+    reason: str = Field(description="in English")
+    reason_code: str = Field("", description="the reason's code, for translations")
+    reason_params: dict[str, Any] = Field(default_factory=dict)
     details: dict[str, Any] = Field(description="the game's own figures (grids, totals ...)")
 
 

@@ -16,6 +16,8 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
+from meeple.tables.errors import TableError
+
 T = TypeVar("T")
 
 SESSION_COOKIE = "meeple_session"
@@ -78,27 +80,30 @@ async def off_loop(work: Callable[..., T], *args: Any) -> T:
     return await loop.run_in_executor(_password_threads, work, *args)
 
 
-def name_problem(name: str) -> str | None:
-    """Why ``name`` cannot be an account name, or ``None`` if it can."""
+def name_problem(name: str) -> TableError | None:
+    """Why ``name`` cannot be an account name (a refusal to raise), or ``None`` if it can."""
     if not NAME_PATTERN.match(name):
-        return "a name is 3 to 20 letters, digits, '_' or '-', starting with a letter"
+        text = "a name is 3 to 20 letters, digits, '_' or '-', starting with a letter"
+        return TableError("name_shape", text)
     if name.lower().startswith("guest"):
-        return "names starting with 'guest' are kept for guests"
+        return TableError("name_guest", "names starting with 'guest' are kept for guests")
     return None
 
 
-def password_problem(password: str, name: str, min_length: int) -> str | None:
-    """Why ``password`` is too weak, or ``None`` if it will do."""
+def password_problem(password: str, name: str, min_length: int) -> TableError | None:
+    """Why ``password`` is too weak (a refusal to raise), or ``None`` if it will do."""
     if len(password) < min_length:
-        return f"the password is too short: at least {min_length} characters"
+        text = f"the password is too short: at least {min_length} characters"
+        return TableError("password_short", text, params={"min": min_length})
     if len(password) > 256:
-        return "the password is too long: at most 256 characters"
+        return TableError("password_long", "the password is too long: at most 256 characters")
     if password.lower() in COMMON_PASSWORDS:
-        return "the password is one of the most common ones; choose another"
+        text = "the password is one of the most common ones; choose another"
+        return TableError("password_common", text)
     if name.lower() in password.lower():
-        return "the password must not contain the name"
+        return TableError("password_name", "the password must not contain the name")
     if len(set(password)) < 5:
-        return "the password needs at least 5 different characters"
+        return TableError("password_varied", "the password needs at least 5 different characters")
     return None
 
 

@@ -82,7 +82,9 @@ class Error(ServerMessage):
 
     type: Literal["error"]
     code: str
-    message: str
+    message: str = Field(description="in English")
+    reason: str = Field(description="the rule, for translations (the catalog key engine.REASON)")
+    params: dict[str, Any] = Field(description="the blanks of the reason's sentence")
     id: str | None = None
 
 

@@ -87,9 +87,9 @@ class TableConnection:
         async with self._send_lock:
             await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
 
-    async def error(self, code: str, message: str, client_id: Any = None) -> None:
-        """Refuse something; the connection stays open."""
-        reply: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    async def error(self, refusal: TableError, client_id: Any = None) -> None:
+        """Refuse something (code, English message, reason and params); the connection stays."""
+        reply: dict[str, Any] = {"type": "error", **refusal.to_json()}
         if client_id is not None:
             reply["id"] = client_id
         await self.send(reply)
@@ -165,24 +165,26 @@ class TableConnection:
                 return
             text = message.get("text")
             if text is None:
-                await self.error("bad_json", "messages are JSON text, not binary")
+                await self.error(TableError("bad_json", "messages are JSON text, not binary"))
                 continue
             if len(text) > limit or len(text.encode("utf-8", "surrogatepass")) > limit:
-                await self.error("too_big", f"a message has at most {limit} bytes")
+                too_big = f"a message has at most {limit} bytes"
+                await self.error(TableError("too_big", too_big, params={"limit": limit}))
                 continue
             try:
                 data = loads_strict(text)
             except BadInput as exc:
-                await self.error(exc.code, exc.message)
+                await self.error(TableError(exc.code, exc.message))
                 continue
             client_id = echo_id(data)
             try:
                 await self.handle(read_message(data))
             except TableError as exc:
-                await self.error(exc.code, exc.message, client_id)
+                await self.error(exc, client_id)
             except Exception:
                 log.exception("table %s: handling %r failed", self.table.info.id, data.get("type"))
-                await self.error("server_error", "the server failed on that message", client_id)
+                failed = TableError("server_error", "the server failed on that message")
+                await self.error(failed, client_id)
 
     async def handle(self, message: ClientMessage) -> None:
         """One checked client message, by kind."""

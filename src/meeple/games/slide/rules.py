@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from meeple.games.base import Event, IllegalAction, Result, Seat, ranks_from_keys
+from meeple.games.base import JSON, Event, IllegalAction, Result, Seat, ranks_from_keys
 from meeple.games.slide.actions import REVEALS, TAKES, Action, Reveal, Take
 from meeple.games.slide.grid import (
     ENTRIES,
@@ -73,9 +73,11 @@ def _takes(pool: tuple[int, ...], hole: int) -> tuple[Take, ...]:
 def apply(state: State, seat: Seat, action: Action) -> tuple[State, list[Event]]:
     """The state after ``seat`` acts and its public events; :class:`IllegalAction` if refused."""
     if not 0 <= seat < state.options.players:
-        raise IllegalAction(f"there is no seat {seat} at this {state.options.players}-player table")
+        raise IllegalAction(
+            f"there is no seat {seat} at this {state.options.players}-player table", "no_seat"
+        )
     if state.phase == OVER:
-        raise IllegalAction("the game is over")
+        raise IllegalAction("the game is over", "game_over")
     if isinstance(action, Reveal):
         return _reveal(state, seat, action)
     if isinstance(action, Take):
@@ -86,10 +88,15 @@ def apply(state: State, seat: Seat, action: Action) -> tuple[State, list[Event]]
 def _reveal(state: State, seat: Seat, action: Reveal) -> tuple[State, list[Event]]:
     if state.phase != REVEAL:
         raise IllegalAction(
-            f"the reveal is over: it is the draft, and seat {state.turn} takes a card from the pool"
+            "the reveal is over: it is the draft, and seat "
+            f"{state.turn} takes a card from the pool",
+            "reveal_over",
+            seat=state.turn,
         )
     if seat not in state.waiting:
-        raise IllegalAction(f"seat {seat} has already picked a card this round")
+        raise IllegalAction(
+            f"seat {seat} has already picked a card this round", "already_picked", seat=seat
+        )
     cell = action.cell
     # A Reveal built in Python (not by parse_action) may hold anything.
     if not (
@@ -102,7 +109,9 @@ def _reveal(state: State, seat: Seat, action: Reveal) -> tuple[State, list[Event
     index = cell_index((row, col))
     if state.grids[seat][index] >= 0:
         raise IllegalAction(
-            f"the card at ({row},{col}) is face up: pick one of your face-down cards"
+            f"the card at ({row},{col}) is face up: pick one of your face-down cards",
+            "face_up",
+            cell=f"({row},{col})",
         )
     picks = (*state.picks[:seat], index, *state.picks[seat + 1 :])
     events: list[Event] = [{"type": "picked", "seat": seat}]
@@ -145,9 +154,16 @@ def _turn_up_picks(
 
 def _take(state: State, seat: Seat, action: Take) -> tuple[State, list[Event]]:
     if state.phase != DRAFT:
-        raise IllegalAction("it is the reveal: pick a face-down card of your grid first")
+        raise IllegalAction(
+            "it is the reveal: pick a face-down card of your grid first", "reveal_first"
+        )
     if seat != state.turn:
-        raise IllegalAction(f"it is seat {state.turn}'s turn to take a card, not seat {seat}'s")
+        raise IllegalAction(
+            f"it is seat {state.turn}'s turn to take a card, not seat {seat}'s",
+            "other_turn",
+            turn=state.turn,
+            seat=seat,
+        )
     pool = state.pool
     value, side = action.value, action.side
     if side not in SIDES:
@@ -156,12 +172,17 @@ def _take(state: State, seat: Seat, action: Take) -> tuple[State, list[Event]]:
         raise IllegalAction(f"a card value must be an integer from 1 to 10, not {value!r}")
     if value not in pool:
         shown = ", ".join(map(str, pool))
-        raise IllegalAction(f"there is no {value} in the pool (the pool holds {shown})")
+        raise IllegalAction(
+            f"there is no {value} in the pool (the pool holds {shown})",
+            "not_in_pool",
+            value=value,
+            pool=shown,
+        )
     grid = state.grids[seat]
     hole = grid.index(HOLE)
     refusal = entry_refusal(hole, side)
     if refusal is not None:
-        raise IllegalAction(refusal)
+        raise IllegalAction(refusal, f"hole_{side}")
     at = pool.index(value)
     grids = state.grids
     grids = (*grids[:seat], slide_in(grid, value, side), *grids[seat + 1 :])
@@ -232,17 +253,22 @@ def _end_deal(state: State, events: list[Event]) -> tuple[State, list[Event]]:
         return new, events
     ranked = totals if options.match_to_100 else scores
     keys = [(points, left) for points, left in zip(ranked, cards_left, strict=True)]
+    params: dict[str, JSON] = {}
     if options.match_to_100:
         reason = (
             f"a running total reached {MATCH_TARGET} after {state.deal} deals: "
             "lowest running total wins, then fewer cards left in the last deal"
         )
+        code, params = "reason_slide_match", {"target": MATCH_TARGET, "deals": state.deal}
     else:
         reason = "16 rounds played: lowest score after cancelling wins, then fewer cards left"
+        code = "reason_slide"
     result = Result(
         scores=ranked,
         ranks=ranks_from_keys(keys),
         reason=reason,
+        reason_code=code,
+        reason_params=params,
         details={
             "cards_left": list(cards_left),
             "final_grids": [rows(g) for g in final_grids],

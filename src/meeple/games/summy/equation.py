@@ -67,7 +67,7 @@ def tokenize(text: str) -> list[str]:
     tokens: list[str] = []
     for char in text:
         if char not in TILES:
-            raise EquationError(f"{char!r} is not a Summy tile")
+            raise EquationError(f"{char!r} is not a Summy tile", "eq_bad_tile", tile=char)
         if char in DIGITS and tokens and tokens[-1][-1] in DIGITS:
             tokens[-1] += char
         else:
@@ -82,31 +82,59 @@ def parse_equation(text: str) -> ParsedEquation:
     :class:`EquationError` naming the first thing that is wrong.
     """
     if not text:
-        raise EquationError("an equation needs tiles")
+        raise EquationError("an equation needs tiles", "eq_empty")
     tokens = tokenize(text)
     equals_count = tokens.count(EQUALS)
     if equals_count == 0:
-        raise EquationError(f"{text} has no =: an equation needs exactly one =")
+        raise EquationError(
+            f"{text} has no =: an equation needs exactly one =", "eq_no_equals", equation=text
+        )
     if equals_count > 1:
-        raise EquationError(f"{text} has {equals_count} = signs: an equation needs exactly one")
+        raise EquationError(
+            f"{text} has {equals_count} = signs: an equation needs exactly one",
+            "eq_many_equals",
+            equation=text,
+            count=equals_count,
+        )
     if tokens[0] in OPERATORS or tokens[0] == EQUALS:
-        raise EquationError(f"{text} starts with {tokens[0]}: it must start with a number")
+        raise EquationError(
+            f"{text} starts with {tokens[0]}: it must start with a number",
+            "eq_starts",
+            equation=text,
+            sign=tokens[0],
+        )
     if tokens[-1] in OPERATORS or tokens[-1] == EQUALS:
-        raise EquationError(f"{text} ends with {tokens[-1]}: it must end with a number")
+        raise EquationError(
+            f"{text} ends with {tokens[-1]}: it must end with a number",
+            "eq_ends",
+            equation=text,
+            sign=tokens[-1],
+        )
     for before, after in pairwise(tokens):
         if before[0] not in DIGITS and after[0] not in DIGITS:
-            raise EquationError(f"{text} has {before}{after}: two signs side by side")
+            raise EquationError(
+                f"{text} has {before}{after}: two signs side by side",
+                "eq_two_signs",
+                equation=text,
+                signs=before + after,
+            )
     split = tokens.index(EQUALS)
     left, right = tokens[:split], tokens[split + 1 :]
     if len(right) != 1:
-        raise EquationError(f"{text}: after the = there must be one number and nothing else")
+        raise EquationError(
+            f"{text}: after the = there must be one number and nothing else",
+            "eq_right",
+            equation=text,
+        )
     if len(left) < 3:
         raise EquationError(
-            f"{text}: before the = there must be two or more numbers with an operator between"
+            f"{text}: before the = there must be two or more numbers with an operator between",
+            "eq_left",
+            equation=text,
         )
     for token in tokens:
         if len(token) > 1 and token[0] == "0":
-            raise EquationError(f"{token} has a leading zero")
+            raise EquationError(f"{token} has a leading zero", "eq_leading_zero", number=token)
     return ParsedEquation(
         numbers=tuple(int(token) for token in left[::2]),
         operators=tuple(left[1::2]),
@@ -194,9 +222,18 @@ def check_equation(text: str) -> ParsedEquation:
     try:
         value = _evaluate_terms(parsed.numbers, parsed.operators)
     except DivisionByZero as exc:
-        raise EquationError(f"{exc.args[0]} divides by zero") from None
+        raise EquationError(
+            f"{exc.args[0]} divides by zero", "eq_div_zero", term=exc.args[0]
+        ) from None
     if value != parsed.result:
-        raise EquationError(f"{parsed.left_text()} is {format_value(value)}, not {parsed.result}")
+        left, shown = parsed.left_text(), format_value(value)
+        raise EquationError(
+            f"{left} is {shown}, not {parsed.result}",
+            "eq_false",
+            left=left,
+            value=shown,
+            claimed=parsed.result,
+        )
     return parsed
 
 

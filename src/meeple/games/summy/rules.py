@@ -66,37 +66,55 @@ def _check_tiles_and_hand(
     """Rule 1: 1 to 8 tiles, all from the hand as a multiset, on distinct empty cells."""
     count = len(placement.tiles)
     if count == 0:
-        raise IllegalAction("a placement puts at least one tile on the table")
+        raise IllegalAction("a placement puts at least one tile on the table", "no_tiles")
     if count > HAND_SIZE:
-        raise IllegalAction(f"a placement puts at most {HAND_SIZE} tiles; this one puts {count}")
+        raise IllegalAction(
+            f"a placement puts at most {HAND_SIZE} tiles; this one puts {count}",
+            "too_many_tiles",
+            most=HAND_SIZE,
+            count=count,
+        )
     seen: set[Cell] = set()
     for cell, tile in placement.tiles:
         if tile not in TILES:
-            raise IllegalAction(f"{tile!r} is not a Summy tile")
+            raise IllegalAction(f"{tile!r} is not a Summy tile", "eq_bad_tile", tile=tile)
         if cell in seen:
-            raise IllegalAction(f"the cell {cell_text(cell)} is given two tiles")
+            raise IllegalAction(
+                f"the cell {cell_text(cell)} is given two tiles",
+                "two_tiles_one_cell",
+                cell=cell_text(cell),
+            )
         seen.add(cell)
         if cell in tiles:
-            raise IllegalAction(f"the cell {cell_text(cell)} already holds {tiles[cell]}")
+            raise IllegalAction(
+                f"the cell {cell_text(cell)} already holds {tiles[cell]}",
+                "occupied",
+                cell=cell_text(cell),
+                tile=tiles[cell],
+            )
     have = Counter(hand)
     for tile, wanted in sorted(Counter(tile for _, tile in placement.tiles).items()):
         if have[tile] == 0:
-            raise IllegalAction(f"tile {tile} is not in your hand")
+            raise IllegalAction(f"tile {tile} is not in your hand", "not_in_hand", tile=tile)
         if have[tile] < wanted:
             raise IllegalAction(
-                f"you place {wanted} tiles {tile} but your hand holds only {have[tile]}"
+                f"you place {wanted} tiles {tile} but your hand holds only {have[tile]}",
+                "too_many_of",
+                count=wanted,
+                tile=tile,
+                held=have[tile],
             )
 
 
 def _check_one_line(placement: Placement) -> None:
     """Rule 2: every placed cell in one row (``H``) or one column (``V``)."""
     if placement.dir not in ("H", "V"):
-        raise IllegalAction(f"the direction must be H or V, not {placement.dir!r}")
+        raise IllegalAction(f"the direction must be H or V, not {placement.dir!r}", "bad_direction")
     cells = placement.cells
     if placement.dir == "H" and len({row for row, _ in cells}) > 1:
-        raise IllegalAction("the placed tiles are not all in one row")
+        raise IllegalAction("the placed tiles are not all in one row", "not_one_row")
     if placement.dir == "V" and len({col for _, col in cells}) > 1:
-        raise IllegalAction("the placed tiles are not all in one column")
+        raise IllegalAction("the placed tiles are not all in one column", "not_one_column")
 
 
 def _check_not_sealed(
@@ -108,9 +126,12 @@ def _check_not_sealed(
         before, after = equation.sealed_cells()
         for cell, where in ((before, "before"), (after, "after")):
             if cell in placed:
+                text = equation_text(tiles, equation)
                 raise IllegalAction(
-                    f"the cell {cell_text(cell)} is sealed: it is just {where} "
-                    f"the equation {equation_text(tiles, equation)}"
+                    f"the cell {cell_text(cell)} is sealed: it is just {where} the equation {text}",
+                    f"sealed_{where}",
+                    cell=cell_text(cell),
+                    equation=text,
                 )
 
 
@@ -139,9 +160,15 @@ def check_placement(
     for cell in placement.cells:
         if cell not in in_run:
             gap = _first_gap(after, placement)
-            raise IllegalAction(f"there is an empty cell {cell_text(gap)} between placed tiles")
+            raise IllegalAction(
+                f"there is an empty cell {cell_text(gap)} between placed tiles",
+                "gap",
+                cell=cell_text(gap),
+            )
     if not any(cell in tiles for cell in run):
-        raise IllegalAction("the equation must use at least one tile already on the table")
+        raise IllegalAction(
+            "the equation must use at least one tile already on the table", "no_old_tile"
+        )
     text = "".join(after[cell] for cell in run)
     check_equation(text)
     first_row, first_col = run[0]

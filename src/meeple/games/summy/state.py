@@ -197,10 +197,14 @@ def _take_from_hand(hand: tuple[str, ...], tiles: Sequence[str]) -> tuple[str, .
     left = Counter(hand)
     for tile, wanted in sorted(Counter(tiles).items()):
         if left[tile] == 0:
-            raise IllegalAction(f"tile {tile} is not in your hand")
+            raise IllegalAction(f"tile {tile} is not in your hand", "not_in_hand", tile=tile)
         if left[tile] < wanted:
             raise IllegalAction(
-                f"you give {wanted} tiles {tile} but your hand holds only {left[tile]}"
+                f"you give {wanted} tiles {tile} but your hand holds only {left[tile]}",
+                "too_many_given",
+                count=wanted,
+                tile=tile,
+                held=left[tile],
             )
         left[tile] -= wanted
     return tuple(sorted(left.elements()))
@@ -209,9 +213,14 @@ def _take_from_hand(hand: tuple[str, ...], tiles: Sequence[str]) -> tuple[str, .
 def take_turn(state: SummyState, seat: Seat, action: Action) -> SummyState:
     """The state after ``seat`` takes ``action``; :class:`IllegalAction` saying why not."""
     if state.result is not None:
-        raise IllegalAction("the game is over")
+        raise IllegalAction("the game is over", "game_over")
     if seat != state.turn:
-        raise IllegalAction(f"it is seat {state.turn}'s turn, not seat {seat}'s")
+        raise IllegalAction(
+            f"it is seat {state.turn}'s turn, not seat {seat}'s",
+            "summy_other_turn",
+            turn=state.turn,
+            seat=seat,
+        )
     hand = state.hands[seat]
     table = state.table
     equations = state.equations
@@ -226,14 +235,15 @@ def take_turn(state: SummyState, seat: Seat, action: Action) -> SummyState:
         turn = Turn(seat, "place", move=move)
     elif isinstance(action, Discard):
         if not action.tiles:
-            raise IllegalAction("a discard puts out at least one tile")
+            raise IllegalAction("a discard puts out at least one tile", "empty_discard")
         hand = _take_from_hand(hand, action.tiles)
         discards = _replaced(discards, seat, tuple(sorted(discards[seat] + action.tiles)))
         turn = Turn(seat, "discard", discarded=len(action.tiles))
     elif isinstance(action, Pass):
         if state.stock:
             raise IllegalAction(
-                "you may pass only when the stock is empty; discard at least one tile instead"
+                "you may pass only when the stock is empty; discard at least one tile instead",
+                "pass_refused",
             )
         turn = Turn(seat, "pass")
     else:
@@ -262,13 +272,14 @@ def take_turn(state: SummyState, seat: Seat, action: Action) -> SummyState:
 def final_result(state: SummyState) -> Result:
     """The result of a game that has just ended: highest total first, equal totals share."""
     if state.players == 1:
-        reason = "the stock is empty and a turn made no equation"
+        reason, code = "the stock is empty and a turn made no equation", "reason_summy_turn"
     else:
-        reason = "the stock is empty and a full round made no equation"
+        reason, code = "the stock is empty and a full round made no equation", "reason_summy_round"
     return Result(
         scores=state.scores,
         ranks=ranks_from_keys([(-score,) for score in state.scores]),
         reason=reason,
+        reason_code=code,
         details={
             "turns": state.turns_taken,
             "tiles_in_hand": [len(hand) for hand in state.hands],

@@ -15,6 +15,7 @@ from fastapi import APIRouter, HTTPException, Request, Response
 from meeple.store import queries
 from meeple.store.models import User
 from meeple.store.sessions import end_session, open_session, rehash_password, set_password
+from meeple.tables.errors import TableError
 from meeple.web.deps import CurrentUser, OptionalUser, ServicesDep, client_address
 from meeple.web.schemas import Credentials, PasswordChange, UserPublic
 from meeple.web.security import (
@@ -70,12 +71,11 @@ async def register(
 ) -> UserPublic:
     """Create an account and sign in; a signed-in guest becomes that account, games kept."""
     await services.limits.hit("register", client_address(request))
-    problem = name_problem(body.name)
+    problem = name_problem(body.name) or password_problem(
+        body.password, body.name, services.settings.min_password_length
+    )
     if problem:
-        raise HTTPException(422, problem)
-    problem = password_problem(body.password, body.name, services.settings.min_password_length)
-    if problem:
-        raise HTTPException(422, problem)
+        raise problem
     password_hash = await off_loop(hash_password, body.password)
     try:
         if user is not None and user.guest:
@@ -87,7 +87,10 @@ async def register(
                 queries.create_user, body.name, password_hash, False, services.clock.now()
             )
     except queries.NameTaken as exc:
-        raise HTTPException(409, f"the name {body.name!r} is taken") from exc
+        shown = repr(body.name)
+        raise TableError(
+            "name_taken", f"the name {shown} is taken", params={"name": shown}
+        ) from exc
     await start_session(response, services, account)
     return public(account)
 
@@ -102,7 +105,7 @@ async def login(
     stored = user.password_hash if user is not None else None
     check = await off_loop(check_password, stored, body.password)
     if user is None or not check.ok:
-        raise HTTPException(401, "wrong name or password")
+        raise TableError("wrong_password", "wrong name or password")
     if check.new_hash is not None and stored is not None:
         await services.db.run(rehash_password, user.id, stored, check.new_hash)
     await start_session(response, services, user)
@@ -131,13 +134,13 @@ async def change_password(
     """Change the password; every other session of the account ends (this one stays)."""
     await services.limits.hit("login", client_address(request))
     if user.password_hash is None:
-        raise HTTPException(409, "a guest has no password: sign up to choose one")
+        raise TableError("guest_no_password", "a guest has no password: sign up to choose one")
     check = await off_loop(check_password, user.password_hash, body.current_password)
     if not check.ok:
-        raise HTTPException(401, "wrong name or password")
+        raise TableError("wrong_password", "wrong name or password")
     problem = password_problem(body.new_password, user.name, services.settings.min_password_length)
     if problem:
-        raise HTTPException(422, problem)
+        raise problem
     new_hash = await off_loop(hash_password, body.new_password)
     token = current_token(request, services)
     keep = token_hash(token) if token is not None else None

@@ -7,6 +7,7 @@ from fastapi import APIRouter, HTTPException, Query
 from meeple.games import GAME_NAMES
 from meeple.store import queries
 from meeple.store.models import User
+from meeple.tables.errors import TableError
 from meeple.tables.ratings import ordinal
 from meeple.web.deps import ServicesDep
 from meeple.web.routes.auth import public
@@ -27,7 +28,8 @@ async def user_named(services: Services, name: str) -> User:
     """The user with this name; 404 if none."""
     user = await services.db.run(queries.user_by_name, name)
     if user is None:
-        raise HTTPException(404, f"there is no player {name!r}")
+        shown = repr(name[:40])
+        raise TableError("no_player", f"there is no player {shown}", params={"name": shown})
     return user
 
 
