@@ -226,3 +226,27 @@ def test_the_lobby_shows_a_new_open_table_live(new_page: NewPage, live: ServerPr
         expect(row.get_by_role("link", name="Entra in questo tavolo di Slide")).to_be_visible()
         client.post(f"/api/tables/{table_id}/close").raise_for_status()
         expect(row).to_have_count(0)
+
+
+def test_the_pages_translate_refusals_by_code_with_plural_forms(new_page: NewPage) -> None:
+    page = new_page("fr-FR")
+    page.goto("/")
+    texts = page.evaluate(
+        """async () => {
+        const { translateRefusal } = await import("/static/js/i18n.js");
+        return [
+          translateRefusal("eq_false", { left: "2+3x4", value: "14", claimed: 20 }, "en"),
+          translateRefusal("password_short", { count: 1 }, "en"),
+          translateRefusal("password_short", { count: 8 }, "en"),
+          translateRefusal("no_such_rule", {}, "the English"),
+          translateRefusal("eq_false", {}, "the English when a field is missing"),
+        ];
+      }"""
+    )
+    assert texts == [
+        "2+3x4 vaut 14, pas 20.",
+        "Le mot de passe est trop court : au moins 1 caractère.",
+        "Le mot de passe est trop court : au moins 8 caractères.",
+        "the English",
+        "the English when a field is missing",
+    ]

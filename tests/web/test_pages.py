@@ -105,14 +105,16 @@ def test_unknown_language_and_game_are_refused(client: TestClient) -> None:
     assert client.get("/i18n/xx.json").status_code == 404
 
 
-def test_script_catalog_holds_script_keys_and_patterns(client: TestClient) -> None:
+def test_script_catalog_holds_script_keys_and_refusals_by_code(client: TestClient) -> None:
     data = client.get("/i18n/fr.json").json()
     assert data["lang"] == "fr"
     assert data["messages"]["js.table.your_turn"] == "À vous de jouer"
     assert all(
         key.split(".")[0] in {"js", "game", "bot", "pace", "engine"} for key in data["messages"]
     )
-    assert ["the placed tiles are not all in one row", "engine.not_one_row"] in data["patterns"]
+    assert "patterns" not in data
+    assert data["messages"]["engine.not_one_row"].startswith("Les tuiles posées")
+    assert set(data["messages"]["engine.password_short"]) == {"one", "many", "other"}
 
 
 START = [{"row": 0, "col": 0, "tile": "="}]

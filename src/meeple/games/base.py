@@ -216,6 +216,9 @@ class Preview:
     score: int | None = None
     text: str | None = None
     message: str | None = None
+    code: str | None = None
+    """The refusal's code (see :class:`Refusal`), for translations."""
+    params: Mapping[str, JSON] = field(default_factory=dict)
 
 
 @runtime_checkable

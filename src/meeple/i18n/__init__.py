@@ -17,10 +17,12 @@ browser tests catch it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from babel import Locale
 from babel.messages.pofile import read_po
 
 LANGUAGES: tuple[str, ...] = ("en", "fr", "ja", "it")
@@ -40,23 +42,62 @@ LANG_COOKIE = "meeple_lang"
 PO_DIR = Path(__file__).parent / "po"
 
 
+CLDR_ORDER = ("zero", "one", "two", "few", "many", "other")
+"""The order of a gettext entry's plural forms, by CLDR category (as Babel writes them)."""
+
+
+def plural_categories(lang: str) -> tuple[str, ...]:
+    """The CLDR plural categories of ``lang``, in the order of its gettext plural forms.
+
+    >>> plural_categories("fr"), plural_categories("ja")
+    (('one', 'many', 'other'), ('other',))
+    """
+    tags = Locale.parse(lang).plural_form.tags | {"other"}
+    return tuple(tag for tag in CLDR_ORDER if tag in tags)
+
+
 @dataclass(frozen=True)
 class Catalog:
-    """One language's messages: ``gettext(key, **values)`` fills ``{name}`` fields."""
+    """One language's messages: ``gettext(key, **values)`` fills ``{name}`` fields.
+
+    A plural entry (``msgid_plural`` in the .po file) has one text per CLDR
+    category; the ``count`` value picks it (``Intl.PluralRules`` does the same
+    in the browser).
+
+    >>> catalog("en").gettext("engine.password_short", count=1)
+    'The password is too short: at least 1 character.'
+    """
 
     lang: str
     messages: dict[str, str]
+    plurals: dict[str, dict[str, str]] = dataclass_field(default_factory=dict)
+
+    def has(self, key: str) -> bool:
+        """Whether this catalog has a text for ``key``."""
+        return key in self.messages or key in self.plurals
 
     def gettext(self, key: str, **values: Any) -> str:
         """The text for ``key``, or the key itself when this catalog lacks it."""
-        text = self.messages.get(key)
-        if not text:
+        forms = self.plurals.get(key)
+        if forms is not None:
+            count = values.get("count", 0)
+            category = Locale.parse(self.lang).plural_form(count if isinstance(count, int) else 0)
+            return (forms.get(category) or forms.get("other", key)).format(**values)
+        single = self.messages.get(key)
+        if not single:
             return key
-        return text.format(**values) if values else text
+        return single.format(**values) if values else single
 
-    def with_prefix(self, *prefixes: str) -> dict[str, str]:
-        """The messages whose keys start with one of ``prefixes`` (for the JS catalog)."""
-        return {k: v for k, v in self.messages.items() if k.startswith(prefixes)}
+    def with_prefix(self, *prefixes: str) -> dict[str, str | dict[str, str]]:
+        """The messages whose keys start with one of ``prefixes`` (for the JS catalog).
+
+        A plural entry is an object of its texts by CLDR category.
+        """
+        found: dict[str, str | dict[str, str]] = {
+            k: v for k, v in self.messages.items() if k.startswith(prefixes)
+        }
+        found.update({k: v for k, v in self.plurals.items() if k.startswith(prefixes)})
+        return found
 
 
 @cache
@@ -71,7 +112,15 @@ def catalog(lang: str) -> Catalog:
         for message in po
         if message.id and isinstance(message.id, str) and message.string
     }
-    return Catalog(lang, messages)
+    categories = plural_categories(lang)
+    plurals = {
+        str(message.id[0]): dict(zip(categories, map(str, message.string), strict=False))
+        for message in po
+        if isinstance(message.id, tuple)
+        and isinstance(message.string, tuple | list)
+        and all(message.string)
+    }
+    return Catalog(lang, messages, plurals)
 
 
 def parse_accept_language(header: str) -> list[str]:

@@ -94,7 +94,7 @@ def password_problem(password: str, name: str, min_length: int) -> TableError | 
     """Why ``password`` is too weak (a refusal to raise), or ``None`` if it will do."""
     if len(password) < min_length:
         text = f"the password is too short: at least {min_length} characters"
-        return TableError("password_short", text, params={"min": min_length})
+        return TableError("password_short", text, params={"count": min_length})
     if len(password) > 256:
         return TableError("password_long", "the password is too long: at most 256 characters")
     if password.lower() in COMMON_PASSWORDS:

@@ -293,7 +293,7 @@ class SummyGame:
                 raise IllegalAction("only a placement can be checked before it is played")
             move = check_placement(seen.tiles, seen.equations, seen.hand, placement)
         except IllegalAction as exc:
-            return Preview(legal=False, message=str(exc))
+            return Preview(legal=False, message=str(exc), code=exc.code, params=exc.params)
         return Preview(legal=True, score=move.score, text=move.equation_text)
 
     def action_json(self, action: Action) -> JSON:

@@ -12,7 +12,6 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from meeple.games import GAME_NAMES
 from meeple.i18n import LANG_COOKIE, LANGUAGE_NAMES, LANGUAGES, catalog, negotiate
-from meeple.i18n.messages import message_patterns
 
 TEMPLATES_DIR = Path(__file__).parent / "templates"
 
@@ -33,9 +32,9 @@ def request_language(request: Request) -> str:
 
 
 def js_catalog(lang: str) -> dict[str, Any]:
-    """What the pages' scripts need to translate: messages and server-message patterns."""
+    """What the pages' scripts need to translate: the messages, by key (refusals by code)."""
     messages = catalog(lang).with_prefix(*JS_PREFIXES)
-    return {"lang": lang, "messages": messages, "patterns": message_patterns()}
+    return {"lang": lang, "messages": messages}
 
 
 def render(request: Request, template: str, page: str, **context: Any) -> HTMLResponse:

@@ -62,5 +62,5 @@ def preview(game: str, body: PreviewIn, request: Request) -> PreviewOut:
     if verdict.legal:
         return PreviewOut(legal=True, score=verdict.score, text=verdict.text)
     english = verdict.message or ""
-    message = translate(request_language(request), english)
+    message = translate(request_language(request), verdict.code, verdict.params, english)
     return PreviewOut(legal=False, message=message, message_en=english)

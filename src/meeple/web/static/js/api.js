@@ -1,5 +1,5 @@
 // The server's REST routes and WebSocket addresses, in one place.
-import { t, translateMessage } from "./i18n.js";
+import { t, translateRefusal } from "./i18n.js";
 
 /** An error from the server, its message already translated. */
 export class ApiError extends Error {
@@ -9,11 +9,12 @@ export class ApiError extends Error {
   }
 }
 
-function detailText(detail) {
-  if (typeof detail === "string") return translateMessage(detail);
-  if (Array.isArray(detail)) return detail.map((d) => d.msg || JSON.stringify(d)).join("; ");
-  if (detail && typeof detail === "object") return translateMessage(detail.message || JSON.stringify(detail));
-  return t("js.error.generic");
+/** A refusal's text in the page's language: by its reason code, else the server's English. */
+function refusalText(data) {
+  if (!data) return t("js.error.generic");
+  const english = typeof data.detail === "string" ? data.detail : data.message;
+  if (typeof english !== "string") return t("js.error.generic");
+  return translateRefusal(data.reason || data.code, data.params, english);
 }
 
 /** Call a REST route; the parsed JSON answer, or an ApiError with the server's message. */
@@ -31,7 +32,7 @@ export async function api(method, path, body) {
   const text = await response.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch { data = null; }
-  if (!response.ok) throw new ApiError(response.status, detailText(data && (data.detail ?? data.error ?? data.message)));
+  if (!response.ok) throw new ApiError(response.status, refusalText(data));
   return data;
 }
 

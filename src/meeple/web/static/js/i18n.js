@@ -1,29 +1,39 @@
 // Translations for the scripts: the catalog the page embeds (#i18n), the same keys as the server's.
 const data = JSON.parse(document.getElementById("i18n")?.textContent || "{}");
 const messages = data.messages || {};
-const patterns = (data.patterns || []).map(([source, key]) => [new RegExp(`^(?:${source})$`), key]);
 
 /** The page's language code. */
 export const lang = data.lang || document.documentElement.lang || "en";
 
-/** The text of `key` with `{name}` fields filled from `values`; the key itself when missing. */
-export function t(key, values = {}) {
-  const text = messages[key];
-  if (!text) return key;
+const plural = new Intl.PluralRules(lang);
+
+/** The entry's text: a plural entry ({one, other, ...}) picks its form by `values.count`. */
+function textOf(entry, values) {
+  if (typeof entry !== "object" || entry === null) return entry;
+  return entry[plural.select(Number(values.count ?? 0))] ?? entry.other;
+}
+
+function fill(text, values) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
 }
 
-/** A server or engine message in the page's language when its shape is known, else as it is. */
-export function translateMessage(message) {
-  for (const [regex, key] of patterns) {
-    const match = regex.exec(message);
-    if (match) {
-      const text = messages[key];
-      if (!text) return message;
-      return text.replace(/\{(\d+)\}/g, (whole, n) => match[Number(n) + 1] ?? whole);
-    }
-  }
-  return message;
+/** The text of `key` with `{name}` fields filled from `values`; the key itself when missing. */
+export function t(key, values = {}) {
+  const text = textOf(messages[key], values);
+  if (!text) return key;
+  return fill(text, values);
+}
+
+/**
+ * A refusal (or a result's reason) in the page's language, by its code: the catalog's
+ * `engine.<code>` text with the params filled in; the English when the code is unknown
+ * or the text names a field the params lack.
+ */
+export function translateRefusal(code, params, english) {
+  const text = code ? textOf(messages[`engine.${code}`], params || {}) : null;
+  if (!text) return english;
+  const filled = fill(text, params || {});
+  return /\{\w+\}/.test(filled) ? english : filled;
 }
 
 /** Build an element: el("button", {class: "x", onclick: f}, "text", child). */

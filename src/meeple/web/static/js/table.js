@@ -1,6 +1,6 @@
 // The table shell: the live connection, seats, turn, clocks, log, chat, summary; the game UI inside.
 import { api, ensurePlayer, routes } from "./api.js";
-import { el, t, translateMessage } from "./i18n.js";
+import { el, t, translateRefusal } from "./i18n.js";
 import { TableConnection } from "./connection.js";
 import { GAMES } from "/js/games.js";
 import { describeTableEvent } from "./table_log.js";
@@ -154,7 +154,7 @@ async function loadRatingChanges() {
 function drawSummary() {
   const result = (info && info.result) || (view && view.result);
   if (!result) return;
-  $("summary-reason").textContent = translateMessage(result.reason || "");
+  $("summary-reason").textContent = translateRefusal(result.reason_code, result.reason_params, result.reason || "");
   const order = result.ranks.map((rank, seat) => [rank, seat]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   $("summary-rows").replaceChildren(...order.map(([rank, seat]) => {
     const change = ratingChanges[seat];
@@ -262,7 +262,7 @@ const connection = new TableConnection(routes.tableSocket(tableId), invite, {
     }
   },
   refused(error) {
-    say(translateMessage(error.message || t("js.error.generic")), "bad");
+    say(translateRefusal(error.reason, error.params, error.message || t("js.error.generic")), "bad");
     if (ui && ui.refused) ui.refused();
   },
   gone() {
