@@ -208,3 +208,14 @@ def test_a_preview_with_an_absurd_equation_length_is_refused_at_once(client: Tes
     body = {"position": position, "action": {"type": "place", "dir": "H", "tiles": []}}
     response = client.post("/api/games/summy/preview", json=body)
     assert response.status_code == 422 and "does not match the tiles" in response.text
+
+
+def test_the_script_catalog_is_a_versioned_file_the_browser_may_keep(client: TestClient) -> None:
+    page = client.get("/", headers={"Accept-Language": "it"}).text
+    url = re.search(r'<meta name="meeple-catalog" content="([^"]+)">', page)
+    assert url is not None and url.group(1).startswith("/i18n/it.json?v=")
+    assert "js.table.your_turn" not in page  # no longer embedded in every page
+    kept = client.get(url.group(1))
+    assert kept.headers["cache-control"] == "public, max-age=31536000, immutable"
+    assert kept.json()["lang"] == "it"
+    assert client.get("/i18n/it.json?v=old").headers["cache-control"] == "no-cache"

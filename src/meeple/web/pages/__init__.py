@@ -12,11 +12,11 @@ import json
 from pathlib import Path
 
 from fastapi import APIRouter, HTTPException, Request
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from meeple.games import GAME_NAMES
 from meeple.i18n import LANG_COOKIE, LANGUAGES
-from meeple.web.pages.render import js_catalog, render
+from meeple.web.pages.render import catalog_json, render
 from meeple.web.routes.games import describe_game
 
 STATIC_DIR = Path(__file__).parent.parent / "static"
@@ -102,11 +102,19 @@ def switch_language(code: str, next: str = "/") -> RedirectResponse:
 
 
 @router.get("/i18n/{lang}.json")
-def script_catalog(lang: str) -> JSONResponse:
-    """The messages and server-message patterns the scripts need, for one language."""
+def script_catalog(lang: str, v: str | None = None) -> Response:
+    """The messages the scripts need, for one language (refusals keyed by code).
+
+    The pages ask for it with its version (``?v=``): that answer may be cached
+    for good, since a new catalog has a new version.
+    """
     if lang not in LANGUAGES:
         raise HTTPException(404, f"unknown language {lang!r}")
-    return JSONResponse(js_catalog(lang))
+    body, version = catalog_json(lang)
+    cache_control = "public, max-age=31536000, immutable" if v == version else "no-cache"
+    return Response(
+        body, media_type="application/json", headers={"Cache-Control": cache_control}
+    )
 
 
 @router.get("/js/games.js", include_in_schema=False)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -37,17 +39,27 @@ def js_catalog(lang: str) -> dict[str, Any]:
     return {"lang": lang, "messages": messages}
 
 
+@cache
+def catalog_json(lang: str) -> tuple[bytes, str]:
+    """The scripts' catalog of ``lang`` as JSON bytes, and a version that changes with it."""
+    body = json.dumps(js_catalog(lang), ensure_ascii=False, sort_keys=True).encode("utf-8")
+    return body, hashlib.sha256(body).hexdigest()[:12]
+
+
+def catalog_url(lang: str) -> str:
+    """Where the pages' scripts fetch their catalog: a versioned, cacheable URL."""
+    return f"/i18n/{lang}.json?v={catalog_json(lang)[1]}"
+
+
 def render(request: Request, template: str, page: str, **context: Any) -> HTMLResponse:
     """The page ``template`` in the request's language."""
     lang = request_language(request)
     here = request.url.path + (f"?{request.url.query}" if request.url.query else "")
-    # No "<" at all inside the <script> element that carries the catalog ("</script>", "<!--").
-    payload = json.dumps(js_catalog(lang), ensure_ascii=False).replace("<", "\\u003c")
     html = ENVIRONMENT.get_template(template).render(
         _=catalog(lang).gettext,
         lang=lang,
         languages=[(code, LANGUAGE_NAMES[code]) for code in LANGUAGES],
-        js_catalog=payload,
+        catalog_url=catalog_url(lang),
         here=here,
         page=page,
         games=GAME_NAMES,

@@ -1,5 +1,7 @@
-// Translations for the scripts: the catalog the page embeds (#i18n), the same keys as the server's.
-const data = JSON.parse(document.getElementById("i18n")?.textContent || "{}");
+// Translations for the scripts: the catalog of the page's language, the same keys as the server's.
+// The page names its catalog's versioned URL; the browser caches it, so it is fetched once.
+const source = document.querySelector('meta[name="meeple-catalog"]')?.content;
+const data = source ? await fetch(source).then((r) => r.json()).catch(() => ({})) : {};
 const messages = data.messages || {};
 
 /** The page's language code. */
