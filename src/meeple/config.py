@@ -64,6 +64,11 @@ class Settings(BaseSettings):
     )
     min_password_length: int = Field(8, ge=4)
     timeouts_before_zombie: int = Field(3, ge=1)
+    extra_games: str = Field(
+        "",
+        description="modules of games that are not built in, comma-separated; each has a"
+        " register() (docs/adding-a-game.md)",
+    )
 
     @field_validator("db")
     @classmethod
@@ -116,6 +121,10 @@ class Settings(BaseSettings):
             "chat": self.limit_chat,
             "tables": self.limit_tables,
         }
+
+    def extra_game_modules(self) -> list[str]:
+        """The modules of the games to load besides the built-in ones."""
+        return [m.strip() for m in self.extra_games.split(",") if m.strip()]
 
     def proxy_addresses(self) -> list[str]:
         """The trusted proxies as a list (empty: trust no forwarding header)."""

@@ -67,7 +67,7 @@ def free_port() -> int:
 class ServerProcess:
     """``meeple serve`` on a free port, stopped by :meth:`stop`."""
 
-    def __init__(self, data_dir: Path) -> None:
+    def __init__(self, data_dir: Path, extra_env: dict[str, str] | None = None) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = {
@@ -79,6 +79,7 @@ class ServerProcess:
             "MEEPLE_LIMIT_GUESTS": "1000/minute",
             "MEEPLE_LIMIT_AUTH": "1000/minute",
             "MEEPLE_LIMIT_TABLES": "1000/minute",
+            **(extra_env or {}),
         }
         meeple = Path(sys.executable).with_name("meeple")
         self.log = (data_dir / "server.log").open("w")

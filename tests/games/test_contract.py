@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 from typing import Any, get_type_hints, is_typeddict
 
 import pytest
 
+from meeple import games
 from meeple.games import GAME_NAMES, get_game
 from meeple.games.base import JSON, BadOptions, Game, GameRecord, RecordError, Seat, replay
 
@@ -190,3 +192,16 @@ def test_views_have_exactly_the_keys_their_typed_dict_names(name: str) -> None:
             break
         seat = min(game.to_act(state))
         state, _events = game.apply(state, seat, rng.choice(list(game.legal_actions(state, seat))))
+
+
+def test_a_game_registered_from_outside_keeps_the_contract(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The toy Nim of tests/toy, registered for this test only (the browser test
+    # loads it into a real server through MEEPLE_EXTRA_GAMES).
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "toy"))
+    monkeypatch.setitem(games._MODULES, "nim", "meeple_nim")
+    for index in range(GAMES_PER_NAME):
+        play_random_game("nim", index)
+    test_the_options_model_says_what_setup_accepts("nim")
+    test_views_have_exactly_the_keys_their_typed_dict_names("nim")

@@ -13,7 +13,7 @@ from importlib import import_module
 
 from meeple.bots.base import LEVEL_LABELS, LEVELS, Bot
 
-__all__ = ["BOT_CLASSES", "LEVELS", "LEVEL_LABELS", "Bot", "get_bot", "levels_for"]
+__all__ = ["BOT_CLASSES", "LEVELS", "LEVEL_LABELS", "Bot", "get_bot", "levels_for", "register_bot"]
 
 BOT_CLASSES: dict[tuple[str, str], str] = {
     ("summy", "random"): "meeple.bots.summy_basic:RandomSummyBot",
@@ -26,6 +26,17 @@ BOT_CLASSES: dict[tuple[str, str], str] = {
     ("slide", "expert"): "meeple.bots.slide_expert:ExpertSlideBot",
 }
 """Where each ``(game, level)`` bot class lives, as ``module:Class`` (imported lazily)."""
+
+
+def register_bot(game: str, level: str, where: str) -> None:
+    """Add the bot of ``game`` at ``level``, a class at ``where`` (``module:Class``).
+
+    A game that is not built in registers at least ``greedy``: the server has
+    a greedy bot move for a player whose clock runs out, and for a seat left.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"unknown bot level {level!r}; levels: {', '.join(LEVELS)}")
+    BOT_CLASSES[(game, level)] = where
 
 
 def get_bot(game: str, level: str, seed: int) -> Bot:

@@ -34,8 +34,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def preflight(settings: Settings) -> None:
-    """Open and migrate the database (and reach Redis) now, so failures are one line."""
+    """Load the extra games, open and migrate the database (and reach Redis) now.
+
+    So that each failure is one line naming its setting.
+    """
+    from meeple.plugins import load_games
     from meeple.store.database import Database
+
+    try:
+        load_games(settings.extra_game_modules())
+    except Exception as exc:
+        fail(f"cannot load the games of MEEPLE_EXTRA_GAMES ({settings.extra_games}): {exc}")
 
     try:
         db = Database(settings.database_url)

@@ -1,5 +1,9 @@
 """Pure rules of every game, behind the contract in :mod:`meeple.games.base`.
 
+The registry maps a game's name to the module holding its ``GAME``. Summy and
+Slide are built in; another game registers itself with :func:`register_game`
+(see docs/adding-a-game.md and ``meeple.plugins``).
+
 >>> get_game("summy").name
 'summy'
 """
@@ -7,16 +11,40 @@
 from __future__ import annotations
 
 from importlib import import_module
+from pathlib import Path
 
 from meeple.games.base import AnyGame
 
-GAME_NAMES: tuple[str, ...] = ("summy", "slide")
-"""Every registered game, by the name used in records, URLs and the CLI."""
+_MODULES: dict[str, str] = {"summy": "meeple.games.summy", "slide": "meeple.games.slide"}
+
+GAME_NAMES: list[str] = list(_MODULES)
+"""Every registered game, by the name used in records, URLs and the CLI.
+
+A list that :func:`register_game` extends in place, so every module that
+imported it sees a game registered later.
+"""
+
+BROWSER_DIRS: dict[str, Path] = {}
+"""The folder of a registered game's browser code, when it is not in meeple's own."""
+
+
+def register_game(name: str, module: str, browser_dir: Path | None = None) -> None:
+    """Add a game: ``module`` holds its ``GAME``; ``browser_dir`` its ``ui.js`` (if outside meeple).
+
+    Registering the same name with the same module again does nothing.
+    """
+    if _MODULES.get(name, module) != module:
+        raise ValueError(f"the game {name!r} is already registered from {_MODULES[name]}")
+    if name not in _MODULES:
+        _MODULES[name] = module
+        GAME_NAMES.append(name)
+    if browser_dir is not None:
+        BROWSER_DIRS[name] = browser_dir
 
 
 def get_game(name: str) -> AnyGame:
     """The game registered under ``name``; ``KeyError`` naming the choices if none."""
-    if name not in GAME_NAMES:
+    if name not in _MODULES:
         raise KeyError(f"unknown game {name!r}; choose one of: {', '.join(GAME_NAMES)}")
-    game: AnyGame = import_module(f"meeple.games.{name}").GAME
+    game: AnyGame = import_module(_MODULES[name]).GAME
     return game

@@ -12,12 +12,13 @@ import multiprocessing
 import os
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 from meeple.bots import Bot, get_bot
 from meeple.games.base import JSON
+from meeple.plugins import load_games
 
 _BOTS: dict[tuple[str, str, int], Bot] = {}
 _BOTS_LOCK = threading.Lock()
@@ -46,6 +47,12 @@ def watch_server(server_pid: int) -> None:
     threading.Thread(target=watch, name="watch-server", daemon=True).start()
 
 
+def start_worker(server_pid: int, game_modules: tuple[str, ...]) -> None:
+    """In a new worker: watch the server, and load the games that are not built in."""
+    watch_server(server_pid)
+    load_games(game_modules)
+
+
 def bot_seed(table_seed: int, seat: int) -> int:
     """The seed of the bot in ``seat``: fixed by the table's seed, different per seat."""
     return (table_seed * 1_000_003 + seat * 7919) % (2**63)
@@ -54,7 +61,9 @@ def bot_seed(table_seed: int, seat: int) -> int:
 class BotPool:
     """The worker pool bots think in: processes by default, threads if asked."""
 
-    def __init__(self, workers: int, kind: str = "process") -> None:
+    def __init__(
+        self, workers: int, kind: str = "process", game_modules: Sequence[str] = ()
+    ) -> None:
         self._executor: Executor
         if kind == "process":
             # Spawned, not forked: workers must not inherit the listening socket (a
@@ -63,8 +72,8 @@ class BotPool:
             self._executor = ProcessPoolExecutor(
                 max_workers=workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=watch_server,
-                initargs=(os.getpid(),),
+                initializer=start_worker,
+                initargs=(os.getpid(), tuple(game_modules)),
             )
         else:
             self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bot")

@@ -17,6 +17,8 @@ from fastapi.staticfiles import StaticFiles
 
 from meeple import __version__
 from meeple.config import Settings
+from meeple.games import BROWSER_DIRS
+from meeple.plugins import load_games
 from meeple.ratelimit import RateLimited
 from meeple.tables.clock import Clock
 from meeple.tables.errors import TableError
@@ -39,6 +41,7 @@ the lobby updates live on `/ws/lobby`.
 
 def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
     """The application for ``settings``; ``clock`` replaces the wall clock in tests."""
+    load_games(settings.extra_game_modules())
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -83,6 +86,8 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
     app.include_router(users.router)
     app.include_router(sockets_router)
     app.include_router(pages.router)
+    for name, folder in BROWSER_DIRS.items():  # games that keep their browser code elsewhere
+        app.mount(f"/static/js/games/{name}", StaticFiles(directory=folder), name=f"game-{name}")
     app.mount("/static", StaticFiles(directory=pages.STATIC_DIR), name="static")
     app.add_middleware(InputGuard, max_bytes=settings.max_message_bytes)
     return app

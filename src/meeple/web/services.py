@@ -36,7 +36,7 @@ class Services:
         db = Database(settings.database_url)
         db.migrate()
         bus = make_bus(settings.redis)
-        bots = BotPool(settings.bot_workers, settings.bot_executor)
+        bots = BotPool(settings.bot_workers, settings.bot_executor, settings.extra_game_modules())
         limits = RateLimits(settings.rate_limits(), settings.redis)
         tables = TableManager(db, bus, clock, bots, settings, limits)
         return cls(

@@ -16,7 +16,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from meeple.games import GAME_NAMES
 from meeple.i18n import LANG_COOKIE, LANGUAGES
-from meeple.web.pages.render import catalog_json, render
+from meeple.web.pages.render import ENVIRONMENT, catalog_json, render
 from meeple.web.routes.games import describe_game
 
 STATIC_DIR = Path(__file__).parent.parent / "static"
@@ -56,7 +56,10 @@ def sign_up(request: Request) -> HTMLResponse:
 @router.get("/rules/{game}", response_class=HTMLResponse)
 def rules(request: Request, game: str) -> HTMLResponse:
     """A game's rules, with pictures of example moves."""
-    return render(request, f"rules_{_known_game(game)}.html", f"rules-{game}")
+    template = f"rules_{_known_game(game)}.html"
+    if template not in ENVIRONMENT.list_templates():
+        raise HTTPException(404, f"there is no rules page for {game!r} yet")
+    return render(request, template, f"rules-{game}")
 
 
 @router.get("/leaderboard/{game}", response_class=HTMLResponse)
