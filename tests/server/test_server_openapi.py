@@ -7,7 +7,7 @@ from pathlib import Path
 
 from server_harness import LiveServer
 
-from meeple.web.server_messages import protocol_schema
+from meeple.web.server_messages import protocol_schema, protocol_tables
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -82,4 +82,13 @@ def test_the_protocol_schema_file_is_up_to_date() -> None:
     written = json.loads((REPO / "docs" / "protocol.schema.json").read_text(encoding="utf-8"))
     assert written == protocol_schema(), (
         "regenerate: python -m meeple.web.server_messages > docs/protocol.schema.json"
+    )
+
+
+def test_the_protocol_tables_in_the_docs_are_up_to_date() -> None:
+    text = (REPO / "docs" / "protocol.md").read_text(encoding="utf-8")
+    written = text.split("<!-- generated: begin -->\n", 1)[1].split("<!-- generated: end -->")[0]
+    assert written == protocol_tables(), (
+        "regenerate the part of docs/protocol.md between the markers:"
+        " python -m meeple.web.server_messages --markdown"
     )

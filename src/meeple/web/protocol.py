@@ -33,7 +33,7 @@ class ClientMessage(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
-    id: ClientId | None = None
+    id: ClientId | None = Field(None, description="the client's own id, echoed in the answer")
 
 
 class Ping(ClientMessage):
@@ -46,15 +46,15 @@ class Sync(ClientMessage):
     """Resend the events after version ``since``."""
 
     type: Literal["sync"]
-    since: int
+    since: int = Field(description="the last version the client has")
 
 
 class Action(ClientMessage):
     """A game action (the game's JSON form), optionally naming the sender's seat."""
 
     type: Literal["action"]
-    action: Any
-    seat: int | None = None
+    action: Any = Field(description="the game's action JSON")
+    seat: int | None = Field(None, description="the sender's seat; refused if not theirs")
 
 
 class Chat(ClientMessage):

@@ -16,7 +16,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from meeple.web.protocol import CLIENT_MESSAGE
+from meeple.web.protocol import CLIENT_MESSAGE, Chat, Leave, Ping, Rematch, Sync
+from meeple.web.protocol import Action as ActionIn
 from meeple.web.schemas import TableSummary
 
 
@@ -137,5 +138,47 @@ def protocol_schema() -> dict[str, Any]:
     }
 
 
+def _field_table(model: type[BaseModel]) -> list[str]:
+    schema = model.model_json_schema(by_alias=True)
+    required = set(schema.get("required", ()))
+    rows = []
+    for name, spec in schema.get("properties", {}).items():
+        if name == "type":
+            continue
+        kind = spec.get("type") or " or ".join(
+            str(option.get("type", option.get("$ref", "?").rsplit("/", 1)[-1]))
+            for option in spec.get("anyOf", [])
+        )
+        kind = kind or spec.get("$ref", "").rsplit("/", 1)[-1] or "any JSON"
+        where = "" if name in required else " (optional)"
+        rows.append(f"| `{name}` | {kind}{where} | {spec.get('description', '')} |")
+    return rows
+
+
+def protocol_tables() -> str:
+    """docs/protocol.md's tables of message fields, written from the models."""
+    sections: list[tuple[str, list[type[BaseModel]]]] = [
+        ("Client to table", [Ping, Sync, ActionIn, Chat, Rematch, Leave]),
+        ("Table to client", [Hello, Event, Resume, Ack, Error, Pong]),
+        ("Lobby to client", [LobbyList, LobbyTable, LobbyGone]),
+    ]
+    lines: list[str] = []
+    for title, models in sections:
+        lines += [f"### {title}", ""]
+        for model in models:
+            kind = model.model_fields["type"].annotation.__args__[0]  # type: ignore[union-attr]
+            doc = (model.__doc__ or "").strip().splitlines()[0].replace("``", "`")
+            lines += [f"`{kind}`: {doc}", ""]
+            rows = _field_table(model)
+            if rows:
+                lines += ["| field | type | what |", "| --- | --- | --- |", *rows, ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
 if __name__ == "__main__":
-    print(json.dumps(protocol_schema(), indent=2, sort_keys=True))
+    import sys
+
+    if sys.argv[1:] == ["--markdown"]:
+        print(protocol_tables(), end="")
+    else:
+        print(json.dumps(protocol_schema(), indent=2, sort_keys=True))
