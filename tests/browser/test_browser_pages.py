@@ -250,3 +250,20 @@ def test_the_pages_translate_refusals_by_code_with_plural_forms(new_page: NewPag
         "the English",
         "the English when a field is missing",
     ]
+
+
+def test_jumping_to_the_end_of_a_replay_takes_one_request(
+    new_page: NewPage, tables: dict[str, str]
+) -> None:
+    page = new_page("en-GB")
+    page.goto(f"/replay/{tables['finished']}")
+    step = page.locator("#replay-step")
+    expect(step).to_contain_text("Move 0 of ")
+    total = int(step.inner_text().rsplit(" ", 1)[-1])
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    page.get_by_role("button", name="Last move").click()
+    expect(step).to_contain_text(f"Move {total} of {total}")
+    expect(page.locator("#log li")).to_have_count(total)
+    expect(page.locator("#log li.current")).to_have_count(1)
+    assert len([url for url in asked if "/replay?" in url]) == 1

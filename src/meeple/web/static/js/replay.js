@@ -12,6 +12,7 @@ let table = null;
 let total = 0;
 let index = 0;
 let ui = null;
+let actions = []; // every action event of the game, for the log (one request for all)
 
 function seatName(seat) {
   const entry = table && table.seats[seat];
@@ -35,22 +36,16 @@ async function show(n) {
   const scores = GAMES[table.game].shownScores(step.view);
   $("players").replaceChildren(...table.seats.map((_, seat) => el("li", {},
     seatName(seat), el("br"), scores[seat] !== undefined ? t("js.table.points", { n: scores[seat] }) : "")));
-  const line = describeTableEvent({ kind: "action", seat: step.action ? step.action[0] : null, data: { events: step.events } }, seatName, ui);
-  if (n > 0) {
-    const items = [...$("log").children];
-    if (items.length >= n) items.slice(n - 1).forEach((item) => item.remove());
-    $("log").append(el("li", {}, line));
-  } else {
-    $("log").replaceChildren();
-  }
+  // The log: a line per action up to this step, the last one marked and kept in view.
+  $("log").replaceChildren(...actions.slice(0, n).map((event, i) =>
+    el("li", { class: i === n - 1 ? "current" : "" }, describeTableEvent(event, seatName, ui) || "")));
+  $("log").lastElementChild?.scrollIntoView({ block: "nearest" });
   $("message").textContent = step.result ? t("js.table.game_over") : "";
 }
 
+/** Show step `to` at once: one request (the log is already known). */
 async function go(to) {
-  const target = Math.max(0, Math.min(total, to));
-  // Fill the log for every step up to the target, in order.
-  if (target > index + 1) for (let n = index + 1; n < target; n++) await show(n);
-  await show(target);
+  await show(Math.max(0, Math.min(total, to)));
 }
 
 async function load() {
@@ -58,6 +53,7 @@ async function load() {
     table = (await api("GET", routes.table(tableId))).table;
     const first = await fetchStep(0);
     total = first.steps;
+    actions = (await api("GET", routes.events(tableId))).filter((event) => event.kind === "action");
   } catch (error) {
     $("replay-error").hidden = false;
     $("replay-error").textContent = error.message;
