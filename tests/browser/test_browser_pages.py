@@ -267,3 +267,15 @@ def test_jumping_to_the_end_of_a_replay_takes_one_request(
     expect(page.locator("#log li")).to_have_count(total)
     expect(page.locator("#log li.current")).to_have_count(1)
     assert len([url for url in asked if "/replay?" in url]) == 1
+
+
+def test_anonymous_page_loads_log_no_console_error(new_page: NewPage) -> None:
+    page = new_page("en-GB")
+    errors: list[str] = []
+    page.on(
+        "console", lambda message: errors.append(message.text) if message.type == "error" else None
+    )
+    for path in ("/", "/rules/summy", "/rules/slide", "/leaderboard/slide", "/signin"):
+        page.goto(path)
+        page.wait_for_load_state("networkidle")
+    assert errors == []

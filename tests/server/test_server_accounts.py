@@ -17,7 +17,7 @@ def test_register_login_logout_and_me(server: LiveServer) -> None:
     assert created["name"] == "Ada" and created["guest"] is False
     assert ada.get("/api/auth/me") == created
     ada.post("/api/auth/logout", expect=204)
-    assert ada.get("/api/auth/me", expect=401)["detail"]
+    assert ada.get("/api/auth/me") is None
     again = ada.post("/api/auth/login", {"name": "ada", "password": "Analytical-Engine-1843"})
     assert again == created
     wrong = ada.post("/api/auth/login", {"name": "Ada", "password": "nope-nope-nope"}, expect=401)
@@ -32,7 +32,7 @@ def test_the_session_cookie_is_signed_httponly_and_samesite(server: LiveServer) 
     assert "httponly" in header and "samesite=lax" in header
     forged = server.client()
     forged.http.cookies.set("meeple_session", response.cookies["meeple_session"][:-2] + "xx")
-    assert forged.get("/api/auth/me", expect=401)
+    assert forged.get("/api/auth/me") is None
 
 
 def test_a_taken_name_is_refused_whatever_its_case(server: LiveServer) -> None:
@@ -134,7 +134,7 @@ def test_logging_out_ends_the_session_even_for_a_copied_cookie(server: LiveServe
     assert thief.get("/api/auth/me")["name"] == "Lovelace"
     assert thief.connect(table_id).recv()["user"]["name"] == "Lovelace"
     ada.post("/api/auth/logout", expect=204)
-    assert thief.get("/api/auth/me", expect=401)["detail"]
+    assert thief.get("/api/auth/me") is None
     assert thief.connect(table_id).recv()["user"] is None
     thief.post(f"/api/tables/{table_id}/chat", {"text": "hi"}, expect=401)
 
@@ -168,7 +168,7 @@ def test_a_password_change_ends_every_other_session(server: LiveServer) -> None:
     change = {"current_password": "Difference-Engine-1822", "new_password": "Analytical-Mill-2"}
     laptop.post("/api/auth/password", change, expect=204)
     assert laptop.get("/api/auth/me")["name"] == "Babbage"
-    assert phone.get("/api/auth/me", expect=401)["detail"]
+    assert phone.get("/api/auth/me") is None
     old = {"name": "Babbage", "password": "Difference-Engine-1822"}
     phone.post("/api/auth/login", old, expect=401)
     phone.post("/api/auth/login", {"name": "Babbage", "password": "Analytical-Mill-2"})

@@ -170,7 +170,7 @@ async def guest(
     raise HTTPException(503, "could not find a free guest name; try again")
 
 
-@router.get("/me", response_model=UserPublic)
-async def me(user: CurrentUser) -> UserPublic:
-    """The signed-in user."""
-    return public(user)
+@router.get("/me", response_model=UserPublic | None)
+async def me(user: OptionalUser) -> UserPublic | None:
+    """The signed-in user, or ``null`` for nobody (not an error: every anonymous page asks)."""
+    return None if user is None else public(user)
