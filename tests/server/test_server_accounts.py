@@ -181,3 +181,17 @@ def test_a_guest_has_no_password_to_change(server: LiveServer) -> None:
     guest.guest()
     body = {"current_password": "anything-at-all", "new_password": "Something-New-42"}
     assert "sign up" in guest.post("/api/auth/password", body, expect=409)["detail"]
+
+
+def test_your_own_profile_lists_your_private_games_and_nobody_elses_does(
+    server: LiveServer,
+) -> None:
+    ada = server.client("ada")
+    ada.register("Countess", "Analytical-Engine-1843")
+    private_id = ada.create_table(game="slide", seats=2, bots={"1": "greedy"}, private=True)
+    public_id = ada.create_table(game="summy", seats=2)
+    own = {t["id"]: t["private"] for t in ada.get("/api/users/Countess")["recent_tables"]}
+    assert own == {public_id["table"]["id"]: False, private_id["table"]["id"]: True}
+    stranger = server.client("stranger")
+    seen = [t["id"] for t in stranger.get("/api/users/Countess")["recent_tables"]]
+    assert seen == [public_id["table"]["id"]]

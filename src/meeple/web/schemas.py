@@ -179,6 +179,7 @@ class RecentTable(BaseModel):
     rated: bool
     created_at: float
     result: ResultOut | None
+    private: bool = Field(False, description="shown to the player themself only")
 
 
 class TableOut(BaseModel):

@@ -9,7 +9,7 @@ from meeple.store import queries
 from meeple.store.models import User
 from meeple.tables.errors import TableError
 from meeple.tables.ratings import ordinal
-from meeple.web.deps import ServicesDep
+from meeple.web.deps import OptionalUser, ServicesDep
 from meeple.web.routes.auth import public
 from meeple.web.schemas import (
     HistoryPoint,
@@ -40,13 +40,16 @@ def check_game(game: str) -> None:
 
 
 @router.get("/users/{name}", response_model=ProfileOut)
-async def profile(name: str, services: ServicesDep) -> ProfileOut:
+async def profile(name: str, services: ServicesDep, viewer: OptionalUser) -> ProfileOut:
     """A player's profile: ratings per game, games finished and won per game, recent tables.
 
     ``finished`` and ``won`` count every finished game, rated or not (a shared
-    victory is a win); ``ratings`` hold rated games only.
+    victory is a win); ``ratings`` hold rated games only. Recent tables are
+    the public ones, and for the player themself the private ones too (their
+    bot and invite games).
     """
     user = await user_named(services, name)
+    own = viewer is not None and viewer.id == user.id
     ratings = await services.db.run(queries.user_ratings, user.id)
     finished: dict[str, int] = {}
     won: dict[str, int] = {}
@@ -78,9 +81,10 @@ async def profile(name: str, services: ServicesDep) -> ProfileOut:
                 rated=t.rated,
                 created_at=t.created_at,
                 result=ResultOut.model_validate(t.result) if t.result else None,
+                private=t.private,
             )
             for t in recent
-            if not t.private
+            if own or not t.private
         ],
     )
 
