@@ -279,3 +279,23 @@ def test_anonymous_page_loads_log_no_console_error(new_page: NewPage) -> None:
         page.goto(path)
         page.wait_for_load_state("networkidle")
     assert errors == []
+
+
+def test_the_game_log_says_the_end_once_and_has_room_for_three_digit_numbers(
+    new_page: NewPage, tables: dict[str, str]
+) -> None:
+    page = new_page("en-GB")
+    page.goto(f"/table/{tables['finished']}")
+    log = page.locator("#log li")
+    expect(log.last).to_have_text("The game is over.")
+    assert log.filter(has_text="The game is over.").count() == 1
+    room = page.evaluate(
+        """() => {
+        const log = document.getElementById("log");
+        const style = getComputedStyle(log);
+        const canvas = document.createElement("canvas").getContext("2d");
+        canvas.font = `${style.fontSize} ${style.fontFamily}`;
+        return [parseFloat(style.paddingLeft), canvas.measureText("888. ").width];
+      }"""
+    )
+    assert room[0] >= room[1], room

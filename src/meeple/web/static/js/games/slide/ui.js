@@ -219,7 +219,7 @@ export function describeSlide(event, seatName) {
     case "round_over": return t("js.slide.log_round", { round: event.round });
     case "deal_over": return t("js.slide.log_deal_over");
     case "new_deal": return t("js.slide.log_new_deal", { deal: event.deal });
-    case "game_over": return t("js.log.game_over");
+    case "game_over": return null; // the table's own "finish" line says it once
     default: return null;
   }
 }

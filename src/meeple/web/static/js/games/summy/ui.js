@@ -324,7 +324,7 @@ export function describeSummy(event, seatName) {
     case "place": return t("js.summy.log_place", { name: seatName(event.seat), equation: [...(event.equation || "")].map(face).join(""), score: event.score ?? 0 });
     case "discard": return t("js.summy.log_discard", { name: seatName(event.seat), n: event.count ?? event.tiles ?? "?" });
     case "pass": return t("js.summy.log_pass", { name: seatName(event.seat) });
-    case "game_over": return t("js.log.game_over");
+    case "game_over": return null; // the table's own "finish" line says it once
     default: return null;
   }
 }
