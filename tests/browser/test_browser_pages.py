@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -299,3 +300,19 @@ def test_the_game_log_says_the_end_once_and_has_room_for_three_digit_numbers(
       }"""
     )
     assert room[0] >= room[1], room
+
+
+def test_a_guests_header_offers_an_account_and_nothing_contradictory(new_page: NewPage) -> None:
+    page = new_page("en-GB")
+    page.goto("/")
+    header = page.locator("#account")
+    expect(header.get_by_role("link", name="Sign in")).to_be_visible()
+    page.get_by_role("button", name="Play as guest").click()
+    expect(page.locator("#account-name")).to_have_text(re.compile(r"^guest-"))
+    expect(header.get_by_role("link", name="Create an account")).to_be_visible()
+    for hidden in (
+        header.get_by_role("link", name="Sign in"),
+        header.get_by_role("button", name="Sign out"),
+        header.get_by_role("button", name="Play as guest"),
+    ):
+        expect(hidden).to_be_hidden()

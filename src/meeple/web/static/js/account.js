@@ -1,5 +1,6 @@
 // The header's account area: who is signed in, sign out, play as guest; the language switch.
 import { api, currentUser, routes } from "./api.js";
+import { t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -11,9 +12,13 @@ async function show() {
   $("account-name").textContent = signedIn ? user.name : "";
   $("account-profile").hidden = !signedIn;
   if (signedIn) $("account-profile").href = `/profile/${encodeURIComponent(user.name)}`;
-  $("account-signout").hidden = !signedIn;
-  $("account-signin").hidden = signedIn && !user.guest;
-  $("account-signup").hidden = signedIn && !user.guest;
+  // Nobody: sign in, sign up, play as a guest. A guest: their name and "Create an
+  // account" (which keeps their games). An account: their name and sign out.
+  const guest = signedIn && user.guest;
+  $("account-signout").hidden = !signedIn || guest;
+  $("account-signin").hidden = signedIn;
+  $("account-signup").hidden = signedIn && !guest;
+  if (guest) $("account-signup").textContent = t("js.account.create_account");
   $("account-guest").hidden = signedIn;
   document.dispatchEvent(new CustomEvent("meeple:user", { detail: user }));
 }
