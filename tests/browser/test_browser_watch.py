@@ -33,6 +33,7 @@ def test_a_spectator_sees_the_table_but_no_hand(new_page: NewPage) -> None:
     spectator.goto(f"/table/{table_id}")
     expect(spectator.locator(".rack")).to_have_text("You are watching: hands are hidden.")
     expect(spectator.locator("#spectators")).to_have_text("1 watching")
+    expect(player.locator("#spectators")).to_have_text("1 watching")  # the seat sees it too
     expect(spectator.locator(".rack button")).to_have_count(0)
     expect(spectator.get_by_role("button", name="Play this equation")).to_be_hidden()
     expect(spectator.get_by_role("img", name="equals, row 0, column 0")).to_be_visible()

@@ -224,3 +224,14 @@ def test_an_illegal_action_names_its_rule_and_parameters(server: LiveServer) -> 
     open_table = carol.create_table(game="slide", seats=3)["table"]["id"]
     taken = alice.post(f"/api/tables/{open_table}/join", {"seat": 0}, expect=400)
     assert (taken["reason"], taken["params"]) == ("seat_taken", {"seat": 0})
+
+
+def test_seated_players_see_spectators_come_and_go(server: LiveServer) -> None:
+    alice, _bob, table_id = slide_pair(server)
+    a = alice.connect(table_id)
+    assert a.recv()["table"]["spectators"] == 0
+    watcher = server.client("watcher").connect(table_id)
+    assert watcher.recv()["table"]["spectators"] == 1
+    assert a.recv_until(lambda m: m["type"] == "watchers") == {"type": "watchers", "spectators": 1}
+    watcher.close()
+    assert a.recv_until(lambda m: m["type"] == "watchers") == {"type": "watchers", "spectators": 0}

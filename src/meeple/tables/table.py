@@ -136,6 +136,11 @@ class Table:
         state = self.snap.state_at(version)
         return None if state is None else self.game.view(state, seat)
 
+    def spectator_count(self) -> int:
+        """How many connections to this table (on this server) have no seat at it."""
+        snap = self.snap
+        return sum(1 for uid in self.viewers.values() if uid is None or snap.seat_of(uid) is None)
+
     def summary(self) -> dict[str, JSON]:
         """The table's public description (never the seed or an invite token)."""
         info, snap = self.info, self.snap
@@ -156,9 +161,7 @@ class Table:
             "version": snap.version,
             "to_act": to_act,
             "deadlines": {str(seat): at for seat, at in sorted(self.deadlines.items())},
-            "spectators": sum(
-                1 for uid in self.viewers.values() if uid is None or snap.seat_of(uid) is None
-            ),
+            "spectators": self.spectator_count(),
             "result": snap.result.to_json() if snap.result else None,
             "rematch_of": info.rematch_of,
             "rematch_id": snap.rematch_id,

@@ -89,6 +89,13 @@ class Error(ServerMessage):
     id: str | None = None
 
 
+class Watchers(ServerMessage):
+    """How many people watch the table now (sent when someone comes or goes)."""
+
+    type: Literal["watchers"]
+    spectators: int = Field(description="connections without a seat (on this server)")
+
+
 class Pong(ServerMessage):
     """The answer to a ping."""
 
@@ -117,8 +124,9 @@ class LobbyGone(ServerMessage):
     status: str
 
 
-TABLE_MESSAGE: TypeAdapter[Hello | Event | Resume | Ack | Error | Pong] = TypeAdapter(
-    Annotated[Hello | Event | Resume | Ack | Error | Pong, Field(discriminator="type")]
+TableMessage = Hello | Event | Resume | Ack | Error | Watchers | Pong
+TABLE_MESSAGE: TypeAdapter[TableMessage] = TypeAdapter(
+    Annotated[TableMessage, Field(discriminator="type")]
 )
 """Every message of a table's socket, told apart by ``type``."""
 
@@ -159,7 +167,7 @@ def protocol_tables() -> str:
     """docs/protocol.md's tables of message fields, written from the models."""
     sections: list[tuple[str, list[type[BaseModel]]]] = [
         ("Client to table", [Ping, Sync, ActionIn, Chat, Rematch, Leave]),
-        ("Table to client", [Hello, Event, Resume, Ack, Error, Pong]),
+        ("Table to client", [Hello, Event, Resume, Ack, Error, Watchers, Pong]),
         ("Lobby to client", [LobbyList, LobbyTable, LobbyGone]),
     ]
     lines: list[str] = []

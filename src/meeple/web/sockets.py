@@ -45,6 +45,9 @@ router = APIRouter()
 
 POLICY_VIOLATION = 1008
 
+WATCHERS_CHANGED = {"type": "watchers"}
+"""Told on a table's channel when a connection comes or goes: each socket sends the new count."""
+
 SESSION_RECHECK_S = 5.0
 """How long a socket acts on a session checked once, before checking it again."""
 
@@ -55,6 +58,7 @@ class TableConnection:
     def __init__(self, websocket: WebSocket, services: Services, table: Table, user: User | None):
         self.websocket, self.services, self.table, self.user = websocket, services, table, user
         self.sent_version = 0
+        self.sent_spectators = -1
         self._session_checked_at = time.monotonic()
         self._send_lock = asyncio.Lock()
         # One stream of table messages at a time (hello, resume, events), so a
@@ -103,6 +107,7 @@ class TableConnection:
         table, seat = self.table, self.seat
         version = table.snap.version
         self.sent_version = version
+        self.sent_spectators = table.spectator_count()
         await self.send(
             {
                 "type": "hello",
@@ -151,6 +156,12 @@ class TableConnection:
         """Push the table's events as the bus announces them (catching up from the store)."""
         while True:
             announced = await subscription.get()
+            if announced.get("type") == "watchers":
+                count = self.table.spectator_count()
+                if count != self.sent_spectators:  # only news: not a seat's own (re)connection
+                    self.sent_spectators = count
+                    await self.send({"type": "watchers", "spectators": count})
+                continue
             if announced.get("version", 0) > self.table.snap.version:
                 await self.table.catch_up()
             await self.signed_in_user()  # a signed-out socket gets a spectator's views
@@ -249,6 +260,7 @@ async def table_socket(
     subscription = await services.bus.subscribe(channel(table_id))
     connection = TableConnection(websocket, services, table, user)
     table.viewers[id(connection)] = None if user is None else user.id
+    await services.bus.publish(channel(table_id), WATCHERS_CHANGED)
     tasks: list[asyncio.Task[None]] = []
     try:
         if since is None:
@@ -275,6 +287,8 @@ async def table_socket(
                 await task
         table.viewers.pop(id(connection), None)
         await subscription.close()
+        with contextlib.suppress(Exception):  # the bus may be closing with the server
+            await services.bus.publish(channel(table_id), WATCHERS_CHANGED)
 
 
 @router.websocket("/ws/lobby")

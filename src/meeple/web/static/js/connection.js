@@ -78,6 +78,9 @@ export class TableConnection {
       case "ack":
         if (this.handlers.ack) this.handlers.ack(data);
         break;
+      case "watchers":
+        if (this.handlers.watchers) this.handlers.watchers(data.spectators);
+        break;
       default:
         break;
     }

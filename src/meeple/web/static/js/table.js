@@ -249,6 +249,10 @@ const connection = new TableConnection(routes.tableSocket(tableId), invite, {
     draw();
     if (info.status === "finished") loadRatingChanges();
   },
+  watchers(count) {
+    if (info) info.spectators = count;
+    draw();
+  },
   event(event) {
     if (event.view) view = event.view;
     if (event.kind === "action") freshEvents = event.data.events || [];
