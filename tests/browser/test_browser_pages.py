@@ -316,3 +316,24 @@ def test_a_guests_header_offers_an_account_and_nothing_contradictory(new_page: N
         header.get_by_role("button", name="Play as guest"),
     ):
         expect(hidden).to_be_hidden()
+
+
+def test_play_a_bot_takes_the_chosen_level_and_number_and_remembers_them(
+    new_page: NewPage, live: ServerProcess
+) -> None:
+    page = new_page("en-GB")
+    page.goto("/")
+    card = page.locator("#card-slide")
+    card.get_by_label("Bot level").select_option("strong")
+    card.get_by_label("Bots").select_option("3")
+    card.get_by_role("button", name="Play a bot").click()
+    page.wait_for_url("**/table/**")
+    with live.client() as client:  # the table is private: ask as its player
+        client.cookies.update({c["name"]: c["value"] for c in page.context.cookies()})
+        table = client.get(f"/api/tables/{page.url.rsplit('/', 1)[-1]}").json()["table"]
+    assert table["seat_count"] == 4 and table["status"] == "playing"
+    assert [seat["bot"] for seat in table["seats"]] == [None, "strong", "strong", "strong"]
+    page.goto("/")
+    expect(page.locator("#card-slide").get_by_label("Bot level")).to_have_value("strong")
+    expect(page.locator("#card-slide").get_by_label("Bots")).to_have_value("3")
+    expect(page.locator("#card-summy").get_by_label("Bots")).to_have_count(0)  # two seats only

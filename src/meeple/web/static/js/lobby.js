@@ -33,12 +33,31 @@ async function createAndStart(body) {
 for (const button of document.querySelectorAll("[data-quick]")) {
   button.addEventListener("click", () => goTo(() => api("POST", routes.quickPlay, { game: button.dataset.quick })));
 }
+/** The card's bot choices (level, and how many for games of more than two), remembered. */
+function botChoice(game) {
+  const level = document.querySelector(`[data-bot-level="${game}"]`);
+  const count = document.querySelector(`[data-bot-count="${game}"]`);
+  return { level, count };
+}
+
 for (const button of document.querySelectorAll("[data-bot]")) {
   const game = button.dataset.bot;
-  button.addEventListener("click", () => goTo(() => createAndStart({
-    game, seats: 2, bots: { 1: "greedy" }, rated: false, private: true,
-    options: {}, pace: "realtime", move_seconds: 600, sit: true, seat: 0,
-  })));
+  const { level, count } = botChoice(game);
+  const key = `meeple.bots.${game}`;
+  try {
+    const kept = JSON.parse(localStorage.getItem(key) || "null");
+    if (kept && level && [...level.options].some((o) => o.value === kept.level)) level.value = kept.level;
+    if (kept && count && [...count.options].some((o) => o.value === String(kept.count))) count.value = String(kept.count);
+  } catch { /* a damaged memory is no reason to fail */ }
+  button.addEventListener("click", () => {
+    const chosen = { level: level ? level.value : "greedy", count: count ? Number(count.value) : 1 };
+    try { localStorage.setItem(key, JSON.stringify(chosen)); } catch { /* private mode */ }
+    const bots = Object.fromEntries(Array.from({ length: chosen.count }, (_, i) => [i + 1, chosen.level]));
+    goTo(() => createAndStart({
+      game, seats: chosen.count + 1, bots, rated: false, private: true,
+      options: {}, pace: "realtime", move_seconds: 600, sit: true, seat: 0,
+    }));
+  });
 }
 
 // Create a table
