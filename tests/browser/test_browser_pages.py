@@ -337,3 +337,27 @@ def test_play_a_bot_takes_the_chosen_level_and_number_and_remembers_them(
     expect(page.locator("#card-slide").get_by_label("Bot level")).to_have_value("strong")
     expect(page.locator("#card-slide").get_by_label("Bots")).to_have_value("3")
     expect(page.locator("#card-summy").get_by_label("Bots")).to_have_count(0)  # two seats only
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_page_is_wider_than_a_phone_in_any_language(
+    new_page: NewPage, tables: dict[str, str], lang: str
+) -> None:
+    page = new_page(LANGUAGES[lang], {"width": 390, "height": 844})
+    wide = []
+    for name, path in pages(tables).items():
+        visit(page, path, name)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > 390:
+            wide.append((name, width))
+    assert wide == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_desktop_header_is_one_line_in_every_language(new_page: NewPage, lang: str) -> None:
+    page = new_page(LANGUAGES[lang], {"width": 1280, "height": 800})
+    page.goto("/")
+    brand = page.locator("header.site .brand").bounding_box()
+    switch = page.locator("header.site .lang").bounding_box()
+    assert brand is not None and switch is not None
+    assert abs((switch["y"] + switch["height"] / 2) - (brand["y"] + brand["height"] / 2)) < 12
