@@ -157,6 +157,10 @@ def test_ratings_history_profiles_and_leaderboard(
     slide_ranks = alice.get(f"/api/tables/{slide_game.table_id}")["table"]["result"]["ranks"]
     # Rated among the two people only (alice at seat 0, the guest at seat 2).
     assert history[0]["rank"] == (1 if slide_ranks[0] <= slide_ranks[2] else 2)
+    # Shown on a familiar scale: everybody starts at 1500; one game moves it by tens.
+    assert history[0]["previous"] == 1500 and isinstance(history[0]["rating"], int)
+    assert 1100 <= history[0]["rating"] <= 1900 and history[0]["rating"] != 1500
+    assert all(line["provisional"] for line in board)  # one game each: provisional
     assert alice.get("/api/users/nobody-here", expect=404)
     assert alice.get("/api/leaderboard/chess", expect=404)
 

@@ -43,8 +43,31 @@ def rating_ranks(result_ranks: Sequence[int], seats: Sequence[SeatInfo]) -> dict
 
 
 def ordinal(mu: float, sigma: float) -> float:
-    """The conservative rating shown on leaderboards: ``mu - 3 sigma``."""
+    """openskill's conservative estimate: ``mu - 3 sigma`` (0 for a new player)."""
     return mu - 3 * sigma
+
+
+SHOWN_BASE, SHOWN_SCALE = 1500, 40
+"""Ratings are shown as ``1500 + 40 x ordinal``: a new player shows 1500 as on chess sites,
+and the ordinals openskill gives (about -10 to 30) spread over a familiar 1100-2700."""
+
+PROVISIONAL_GAMES = 10
+"""A rating over fewer rated games than this is marked provisional."""
+
+
+def shown_rating(mu: float, sigma: float) -> int:
+    """The rating players see: ``1500 + 40 x (mu - 3 sigma)``, rounded.
+
+    >>> shown_rating(25.0, 25.0 / 3), shown_rating(30.0, 3.0)
+    (1500, 2340)
+    """
+    return round(SHOWN_BASE + SHOWN_SCALE * ordinal(mu, sigma))
+
+
+def starting_rating() -> int:
+    """What a player who has not played yet shows (the model's first mu and sigma)."""
+    first = MODEL.rating()
+    return shown_rating(first.mu, first.sigma)
 
 
 def new_ratings(players: Sequence[RatedSeat]) -> dict[int, tuple[float, float]]:

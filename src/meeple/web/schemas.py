@@ -251,7 +251,8 @@ class RatingOut(BaseModel):
     """A user's rating in one game."""
 
     game: str
-    rating: float = Field(description="mu - 3 sigma, as shown on leaderboards")
+    rating: int = Field(description="1500 + 40 x (mu - 3 sigma), as shown on leaderboards")
+    provisional: bool = Field(description="fewer than 10 rated games")
     mu: float
     sigma: float
     games: int
@@ -269,10 +270,11 @@ class ProfileOut(BaseModel):
 
 
 class HistoryPoint(BaseModel):
-    """A rating after one rated game."""
+    """A rating after one rated game (shown scale: 1500 + 40 x (mu - 3 sigma))."""
 
     table_id: str
-    rating: float
+    rating: int
+    previous: int = Field(description="the shown rating before this game")
     mu: float
     sigma: float
     rank: int
@@ -284,7 +286,8 @@ class LeaderboardLine(BaseModel):
 
     place: int
     name: str
-    rating: float
+    rating: int = Field(description="1500 + 40 x (mu - 3 sigma)")
+    provisional: bool = Field(description="fewer than 10 rated games")
     games: int
     wins: int
 

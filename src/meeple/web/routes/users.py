@@ -8,7 +8,7 @@ from meeple.games import GAME_NAMES
 from meeple.store import queries
 from meeple.store.models import User
 from meeple.tables.errors import TableError
-from meeple.tables.ratings import ordinal
+from meeple.tables.ratings import PROVISIONAL_GAMES, shown_rating, starting_rating
 from meeple.web.deps import OptionalUser, ServicesDep
 from meeple.web.routes.auth import public
 from meeple.web.schemas import (
@@ -63,7 +63,8 @@ async def profile(name: str, services: ServicesDep, viewer: OptionalUser) -> Pro
         ratings=[
             RatingOut(
                 game=r.game,
-                rating=ordinal(r.mu, r.sigma),
+                rating=shown_rating(r.mu, r.sigma),
+                provisional=r.games < PROVISIONAL_GAMES,
                 mu=r.mu,
                 sigma=r.sigma,
                 games=r.games,
@@ -95,17 +96,22 @@ async def history(name: str, game: str, services: ServicesDep) -> list[HistoryPo
     check_game(game)
     user = await user_named(services, name)
     changes = await services.db.run(queries.rating_history, user.id, game)
-    return [
-        HistoryPoint(
-            table_id=c.table_id,
-            rating=ordinal(c.mu, c.sigma),
-            mu=c.mu,
-            sigma=c.sigma,
-            rank=c.rank,
-            at=c.at,
+    points, previous = [], starting_rating()
+    for c in changes:
+        rating = shown_rating(c.mu, c.sigma)
+        points.append(
+            HistoryPoint(
+                table_id=c.table_id,
+                rating=rating,
+                previous=previous,
+                mu=c.mu,
+                sigma=c.sigma,
+                rank=c.rank,
+                at=c.at,
+            )
         )
-        for c in changes
-    ]
+        previous = rating
+    return points
 
 
 @router.get("/leaderboard/{game}", response_model=list[LeaderboardLine])
@@ -119,7 +125,8 @@ async def leaderboard(
         LeaderboardLine(
             place=place,
             name=name,
-            rating=ordinal(r.mu, r.sigma),
+            rating=shown_rating(r.mu, r.sigma),
+            provisional=r.games < PROVISIONAL_GAMES,
             games=r.games,
             wins=r.wins,
         )

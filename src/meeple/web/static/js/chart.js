@@ -25,7 +25,7 @@ export function ratingChart(series, label, names, colours = {}) {
   root.append(svg("line", { class: "axis", x1: left, y1: height - bottom, x2: width - right, y2: height - bottom }));
   for (let i = 0; i <= 4; i++) {
     const rating = r0 + ((r1 - r0) * i) / 4;
-    root.append(svg("text", { x: 4, y: y(rating) + 4 }, rating.toFixed(1)));
+    root.append(svg("text", { x: 4, y: y(rating) + 4 }, rating.toFixed(0)));
   }
   for (const time of [t0, t1]) {
     root.append(svg("text", { x: Math.min(x(time), width - 80), y: height - 12 }, new Date(time).toLocaleDateString()));

@@ -18,7 +18,7 @@ async function load() {
   $("leaderboard-rows").replaceChildren(...rows.map((row) => el("tr", {},
     el("td", {}, row.place),
     el("td", {}, el("a", { href: `/profile/${encodeURIComponent(row.name)}` }, row.name)),
-    el("td", {}, Number(row.rating).toFixed(1)),
+    el("td", {}, `${row.rating}${row.provisional ? "?" : ""}`),
     el("td", {}, row.games))));
   $("leaderboard-empty").hidden = rows.length > 0;
 }

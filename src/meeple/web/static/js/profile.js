@@ -24,7 +24,7 @@ async function load() {
     return el("div", { class: "stat" }, el("strong", {}, t("game." + game)), el("br"),
       t("js.profile.played", { n: finished[game] ?? rating?.games ?? 0 }), " · ",
       t("js.profile.won", { n: rating?.wins ?? 0 }),
-      rating ? el("span", {}, " · ", t("js.profile.rating", { rating: rating.rating.toFixed(1) })) : null);
+      rating ? el("span", {}, " · ", t("js.profile.rating", { rating: `${rating.rating}${rating.provisional ? "?" : ""}` })) : null);
   });
   $("profile-games").replaceChildren(...(stats.length ? stats : [el("p", {}, t("js.profile.no_games"))]));
   const series = {};
@@ -32,6 +32,10 @@ async function load() {
     try {
       const points = await api("GET", routes.history(name, game));
       series[game] = points.map((p) => ({ at: p.at * 1000, rating: p.rating }));
+      if (points.length) {  // where the player started, a little before the first game
+        const span = Math.max(3600e3, (points[points.length - 1].at - points[0].at) * 100);
+        series[game].unshift({ at: points[0].at * 1000 - span, rating: points[0].previous });
+      }
     } catch { series[game] = []; }
   }
   const chart = ratingChart(series, t("js.profile.chart_label", { name }),

@@ -145,7 +145,7 @@ async function loadRatingChanges() {
     try {
       const points = await api("GET", routes.history(seat.name, info.game));
       const at = points.findIndex((p) => p.table_id === tableId);
-      if (at >= 0) ratingChanges[seat.seat] = points[at].rating - (at > 0 ? points[at - 1].rating : 0);
+      if (at >= 0) ratingChanges[seat.seat] = points[at].rating - points[at].previous;
     } catch { /* a guest without history */ }
   }
   drawSummary();
@@ -159,7 +159,7 @@ function drawSummary() {
   $("summary-rows").replaceChildren(...order.map(([rank, seat]) => {
     const change = ratingChanges[seat];
     return el("tr", { dataset: { seat } }, el("td", {}, rank), el("td", {}, seatName(seat)), el("td", {}, result.scores[seat]),
-      el("td", {}, change === undefined ? "—" : `${change >= 0 ? "+" : ""}${change.toFixed(1)}`));
+      el("td", {}, change === undefined ? "—" : `${change >= 0 ? "+" : ""}${change}`));
   }));
   $("replay-link").href = `/replay/${encodeURIComponent(tableId)}`;
   $("rematch").hidden = mySeat() === null;
