@@ -64,6 +64,9 @@ class Settings(BaseSettings):
     )
     min_password_length: int = Field(8, ge=4)
     timeouts_before_zombie: int = Field(3, ge=1)
+    quick_play_bots_after_s: float = Field(
+        15, ge=0, description="bots take a quick-play table's free seats after this; 0: never"
+    )
     extra_games: str = Field(
         "",
         description="modules of games that are not built in, comma-separated; each has a"

@@ -79,6 +79,8 @@ class ServerProcess:
             "MEEPLE_LIMIT_GUESTS": "1000/minute",
             "MEEPLE_LIMIT_AUTH": "1000/minute",
             "MEEPLE_LIMIT_TABLES": "1000/minute",
+            # Two people meet at a quick-play table in the tests: no bots before a minute.
+            "MEEPLE_QUICK_PLAY_BOTS_AFTER_S": "60",
             **(extra_env or {}),
         }
         meeple = Path(sys.executable).with_name("meeple")

@@ -211,3 +211,31 @@ def test_quick_play_opens_the_games_own_number_of_seats(server: LiveServer) -> N
         table = player.post("/api/quickplay", {"game": name})["table"]
         assert table["seat_count"] == get_game(name).quick_play_seats
     player.post("/api/quickplay", {"game": "chess"}, expect=422)
+
+
+def test_quick_play_alone_gets_bots_after_the_wait_and_the_game_starts(
+    server: LiveServer,
+) -> None:
+    alone = server.client("alone")
+    alone.guest()
+    table = alone.post("/api/quickplay", {"game": "slide"})["table"]
+    assert table["status"] == "open" and table["bots_at"] == table["created_at"] + 15
+    sock = alone.connect(table["id"])
+    sock.recv()
+    server.advance(14)
+    assert alone.get(f"/api/tables/{table['id']}")["table"]["status"] == "open"
+    server.advance(2)
+    sock.recv_until(lambda m: m.get("kind") == "start")
+    seats = alone.get(f"/api/tables/{table['id']}")["table"]["seats"]
+    assert [s["bot"] for s in seats] == [None, "greedy", "greedy", "greedy"]
+
+
+def test_a_waiting_player_can_have_bots_now_and_nobody_else_can(server: LiveServer) -> None:
+    waiting, stranger = server.client("waiting"), server.client("stranger")
+    waiting.guest()
+    stranger.guest()
+    table = waiting.post("/api/quickplay", {"game": "summy"})["table"]
+    stranger.post(f"/api/tables/{table['id']}/bots", expect=403)
+    started = waiting.post(f"/api/tables/{table['id']}/bots")["table"]
+    assert started["status"] == "playing" and started["bots_at"] is None
+    assert [s["bot"] for s in started["seats"]] == [None, "greedy"]

@@ -17,6 +17,7 @@ EXPECTED = {
     ("post", "/api/auth/logout"),
     ("post", "/api/auth/password"),
     ("get", "/api/games"),
+    ("post", "/api/tables/{table_id}/bots"),
     ("post", "/api/games/{game}/preview"),
     ("post", "/api/auth/guest"),
     ("get", "/api/auth/me"),

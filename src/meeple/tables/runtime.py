@@ -36,6 +36,7 @@ class TableRuntime:
         """Seat -> when its move clock runs out (seats of people to act only)."""
         self._thinking: dict[int, asyncio.Task[None]] = {}
         self._timer: asyncio.Task[None] | None = None
+        self._filler: asyncio.Task[None] | None = None
         self._closed = False
 
     def _to_act(self, seat: int) -> bool:
@@ -71,6 +72,38 @@ class TableRuntime:
             await self.table.write("start", None, {})
         self.reset_deadlines(acted_seat)
         self.wake_bots()
+        self.arm_bot_fill()
+
+    @property
+    def bots_at(self) -> float | None:
+        """When bots take the free seats of this quick-play table, if they will."""
+        table, wait = self.table, self.table.ctx.settings.quick_play_bots_after_s
+        snap = table.snap
+        if not wait or not table.info.auto_start or snap.status != OPEN:
+            return None
+        if not any(s.empty for s in snap.seats):
+            return None
+        return table.info.created_at + wait
+
+    def arm_bot_fill(self) -> None:
+        """A quick-play table still waiting gets bots at :attr:`bots_at`: nobody waits for ever."""
+        at = self.bots_at
+        if at is None or self._closed or self._filler is not None:
+            return
+        self._filler = asyncio.create_task(self._fill_later(at))
+
+    async def _fill_later(self, at: float) -> None:
+        try:
+            await self.table.ctx.clock.sleep_until(at)
+            await self.table.fill_with_bots(None)
+        except asyncio.CancelledError:
+            raise
+        except TableError:
+            pass  # someone filled or closed it meanwhile
+        except Exception:
+            log.exception("table %s: seating bots failed", self.table.info.id)
+        finally:
+            self._filler = None
 
     def reset_deadlines(self, acted_seat: int | None) -> None:
         to_act: frozenset[int] = frozenset()
@@ -186,7 +219,8 @@ class TableRuntime:
     async def shutdown(self) -> None:
         """Stop the clock and the bots of this table (the server is stopping)."""
         self._closed = True
-        tasks = [*self._thinking.values(), *([self._timer] if self._timer else [])]
+        extra = [task for task in (self._timer, self._filler) if task is not None]
+        tasks = [*self._thinking.values(), *extra]
         for task in tasks:
             task.cancel()
         for task in tasks:

@@ -75,6 +75,10 @@ class TableContext:
     create_rematch: Callable[[Table], Awaitable[str]]
 
 
+QUICK_PLAY_BOT = "greedy"
+"""The level of the bots that take a quick-play table's free seats (the casual bot)."""
+
+
 def channel(table_id: str) -> str:
     """The bus channel of a table's events."""
     return f"table:{table_id}"
@@ -162,6 +166,7 @@ class Table:
             "to_act": to_act,
             "deadlines": {str(seat): at for seat, at in sorted(self.deadlines.items())},
             "spectators": self.spectator_count(),
+            "bots_at": self.runtime.bots_at,
             "result": snap.result.to_json() if snap.result else None,
             "rematch_of": info.rematch_of,
             "rematch_id": snap.rematch_id,
@@ -238,6 +243,22 @@ class Table:
         async with self.lock:
             self._creator_only(user_id, "remove a player")
             await self.write("kick", seat, {}, user_id=user_id)
+        await self.ctx.lobby_changed(self)
+
+    async def fill_with_bots(self, user_id: int | None, level: str = QUICK_PLAY_BOT) -> None:
+        """Seat a bot of ``level`` in every free seat (a quick-play table then starts).
+
+        ``user_id`` ``None``: the table's own wait ran out. A person may ask
+        for it too, if seated at the table (the "play bots now" button).
+        """
+        async with self.lock:
+            if user_id is not None:
+                self._seat_of(user_id)
+            if self.snap.status != OPEN:
+                raise TableError("started", "the game has already started")
+            for seat in [s.seat for s in self.snap.seats if s.empty]:
+                await self.write("join", seat, {"name": f"bot ({level})", "bot": level})
+            await self.runtime.settle(None)
         await self.ctx.lobby_changed(self)
 
     async def start(self, user_id: int) -> None:

@@ -146,6 +146,9 @@ class TableSummary(BaseModel):
     to_act: list[int]
     deadlines: dict[str, float] = Field(description="seat -> when its move clock runs out")
     spectators: int
+    bots_at: float | None = Field(
+        None, description="a quick-play table: when bots take the free seats (server clock)"
+    )
     result: ResultOut | None
     rematch_of: str | None
     rematch_id: str | None

@@ -140,6 +140,14 @@ async def kick(table_id: str, body: SeatIn, services: ServicesDep, user: Current
     return table_out(table, user)
 
 
+@router.post("/tables/{table_id}/bots", response_model=TableOut)
+async def fill_with_bots(table_id: str, services: ServicesDep, user: CurrentUser) -> TableOut:
+    """A seated player has bots take the free seats now (a quick-play table then starts)."""
+    table = await find(services, table_id, user, None)
+    await table.fill_with_bots(user.id)
+    return table_out(table, user)
+
+
 @router.post("/tables/{table_id}/start", response_model=TableOut)
 async def start(table_id: str, services: ServicesDep, user: CurrentUser) -> TableOut:
     """The creator starts the game once every seat is taken."""

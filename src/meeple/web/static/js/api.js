@@ -56,6 +56,7 @@ export const routes = {
   leave: (id) => `/api/tables/${encodeURIComponent(id)}/leave`,
   kick: (id) => `/api/tables/${encodeURIComponent(id)}/kick`,
   start: (id) => `/api/tables/${encodeURIComponent(id)}/start`,
+  bots: (id) => `/api/tables/${encodeURIComponent(id)}/bots`,
   rematch: (id) => `/api/tables/${encodeURIComponent(id)}/rematch`,
   replay: (id, step, seat) => `/api/tables/${encodeURIComponent(id)}/replay?step=${step}${seat === null ? "" : `&seat=${seat}`}`,
   profile: (name) => `/api/users/${encodeURIComponent(name)}`,

@@ -136,7 +136,26 @@ function drawWaiting() {
   if (info.invite_url) $("invite-link").value = location.origin + info.invite_url;
   const full = info.seats.every((seat) => seat.name || seat.bot);
   $("start").hidden = !(user && user.id === info.creator_id && full);
+  drawSearch();
 }
+
+/** A quick-play table still waiting: how long it has searched, when bots come, "bots now". */
+function drawSearch() {
+  const searching = Boolean(info && info.status === "open" && info.bots_at && user
+    && info.seats.some((seat) => seat.user_id === user.id));
+  $("quick-search").hidden = !searching;
+  if (!searching) return;
+  const now = Date.now() / 1000;
+  const elapsed = formatClock(now - info.created_at);
+  const left = Math.max(0, Math.ceil(info.bots_at - now));
+  $("quick-search-text").textContent = `${t("js.table.searching", { elapsed })} ${t("js.table.bots_in", { n: left })}`;
+  $("bots-now").textContent = t("js.table.bots_now");
+}
+
+setInterval(() => { if (!$("quick-search").hidden) drawSearch(); }, 1000);
+$("bots-now").addEventListener("click", async () => {
+  try { await api("POST", routes.bots(tableId)); } catch (error) { say(error.message, "bad"); }
+});
 
 async function loadRatingChanges() {
   if (!info.rated) return;
