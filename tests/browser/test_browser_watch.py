@@ -88,8 +88,13 @@ def test_a_private_table_is_reached_only_through_its_invite_link(new_page: NewPa
     alice.get_by_role("button", name="Create the table").click()
     alice.wait_for_url("**/table/*")
     table_id = alice.url.rsplit("/", 1)[1]
-    link = alice.get_by_label("Invite link:")
+    link = alice.get_by_label("Send this link to a friend to play together:")
     expect(link).to_have_value(re.compile(r"/tables/.+\?invite="))
+    expect(alice.locator("#game")).to_be_hidden()  # no empty board while people sit down
+    alice.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    alice.get_by_role("button", name="Copy the link").click()
+    expect(alice.get_by_role("button", name="Copied")).to_be_visible()
+    assert alice.evaluate("navigator.clipboard.readText()") == link.input_value()
 
     bob = new_page("en-GB")
     bob.goto(f"/table/{table_id}")

@@ -121,7 +121,7 @@ function signalTurn() {
 function drawWaiting() {
   const waiting = Boolean(info && info.status === "open");
   $("seat-panel").hidden = !waiting;
-  if (!waiting) return;
+  if (!waiting) { $("game").hidden = false; return; }
   const seated = user && info.seats.some((seat) => seat.user_id === user.id);
   const creator = Boolean(user && user.id === info.creator_id);
   $("waiting-seats").replaceChildren(...info.seats.map((seat, index) => el("li", {},
@@ -134,6 +134,8 @@ function drawWaiting() {
     }, t("js.table.kick")) : null)));
   $("invite-line").hidden = !info.invite_url;
   if (info.invite_url) $("invite-link").value = location.origin + info.invite_url;
+  if (!$("copy-invite").textContent) $("copy-invite").textContent = t("js.table.copy");
+  $("game").hidden = waiting; // no empty board while people sit down
   const full = info.seats.every((seat) => seat.name || seat.bot);
   $("start").hidden = !(user && user.id === info.creator_id && full);
   drawSearch();
@@ -153,6 +155,14 @@ function drawSearch() {
 }
 
 setInterval(() => { if (!$("quick-search").hidden) drawSearch(); }, 1000);
+$("copy-invite").addEventListener("click", async () => {
+  try {
+    await navigator.clipboard.writeText($("invite-link").value);
+    $("copy-invite").textContent = t("js.table.copied");
+  } catch {
+    $("invite-link").select(); // no clipboard here: the link is selected, ready to copy
+  }
+});
 $("bots-now").addEventListener("click", async () => {
   try { await api("POST", routes.bots(tableId)); } catch (error) { say(error.message, "bad"); }
 });
