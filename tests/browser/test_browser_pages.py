@@ -362,3 +362,17 @@ def test_the_desktop_header_is_one_line_in_every_language(new_page: NewPage, lan
     switch = page.locator("header.site .lang").bounding_box()
     assert brand is not None and switch is not None
     assert abs((switch["y"] + switch["height"] / 2) - (brand["y"] + brand["height"] / 2)) < 12
+
+
+def test_summy_refusals_show_the_tiles_as_the_board_does(new_page: NewPage) -> None:
+    page = new_page("fr-FR")
+    page.goto("/")
+    text = page.evaluate(
+        """async () => {
+        const { translateRefusal } = await import("/static/js/i18n.js");
+        const { showParams } = await import("/static/js/games/summy/ui.js");
+        const params = showParams({ left: "2x3:1", value: "6", claimed: 7 });
+        return translateRefusal("eq_false", params, "2x3:1 is 6, not 7");
+      }"""
+    )
+    assert text == "2×3÷1 vaut 6, pas 7."

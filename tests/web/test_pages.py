@@ -136,7 +136,13 @@ def staged(*tiles: tuple[int, int, str], direction: str = "H") -> dict[str, obje
         (
             staged((0, -3, "1"), (0, -2, "+"), (0, -1, "1"), (0, 1, "3")),
             "fr",
-            {"legal": False, "message": "1+1 vaut 2, pas 3.", "message_en": "1+1 is 2, not 3"},
+            {
+                "legal": False,
+                "message": "1+1 vaut 2, pas 3.",
+                "message_en": "1+1 is 2, not 3",
+                "reason": "eq_false",
+                "params": {"left": "1+1", "value": "2", "claimed": 3},
+            },
         ),
         (
             staged((0, -3, "1"), (1, -2, "+")),
@@ -145,6 +151,8 @@ def staged(*tiles: tuple[int, int, str], direction: str = "H") -> dict[str, obje
                 "legal": False,
                 "message": "Le tessere posate non sono tutte nella stessa riga.",
                 "message_en": "the placed tiles are not all in one row",
+                "reason": "not_one_row",
+                "params": {},
             },
         ),
         (
@@ -154,6 +162,8 @@ def staged(*tiles: tuple[int, int, str], direction: str = "H") -> dict[str, obje
                 "legal": False,
                 "message": "タイル 9 は手にありません。",
                 "message_en": "tile 9 is not in your hand",
+                "reason": "not_in_hand",
+                "params": {"tile": "9"},
             },
         ),
     ],

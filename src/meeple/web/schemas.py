@@ -324,3 +324,5 @@ class PreviewOut(BaseModel):
     text: str | None = Field(None, description="what the action makes (Summy: the equation)")
     message: str | None = Field(None, description="the refusal in the page's language")
     message_en: str | None = None
+    reason: str | None = Field(None, description="the refusal's code, for translations")
+    params: dict[str, Any] | None = Field(None, description="the blanks of its sentence")

@@ -63,4 +63,10 @@ def preview(game: str, body: PreviewIn, request: Request) -> PreviewOut:
         return PreviewOut(legal=True, score=verdict.score, text=verdict.text)
     english = verdict.message or ""
     message = translate(request_language(request), verdict.code, verdict.params, english)
-    return PreviewOut(legal=False, message=message, message_en=english)
+    return PreviewOut(
+        legal=False,
+        message=message,
+        message_en=english,
+        reason=verdict.code,
+        params=dict(verdict.params),
+    )

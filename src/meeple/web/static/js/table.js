@@ -295,7 +295,9 @@ const connection = new TableConnection(routes.tableSocket(tableId), invite, {
     }
   },
   refused(error) {
-    say(translateRefusal(error.reason, error.params, error.message || t("js.error.generic")), "bad");
+    const game = info ? GAMES[info.game] : null;
+    const params = game && game.showParams ? game.showParams(error.params) : error.params;
+    say(translateRefusal(error.reason, params, error.message || t("js.error.generic")), "bad");
     if (ui && ui.refused) ui.refused();
   },
   gone() {

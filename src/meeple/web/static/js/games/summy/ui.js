@@ -1,5 +1,5 @@
 // The Summy table: the board, the hand rack, staging (drag and drop, clicks, keys), checks, discard, pass.
-import { el, t } from "../../i18n.js";
+import { el, t, translateRefusal } from "../../i18n.js";
 import { createBoard, face, key, parseKey, tileName } from "./board.js";
 
 const isOperator = (tile) => !"0123456789".includes(tile);
@@ -168,7 +168,7 @@ export function createSummy(root, ctx) {
       if (seq !== checkSeq) return;
       verdict = answer;
       if (answer.legal) ctx.say(t("js.summy.legal", { equation: [...answer.text].map(face).join(""), score: answer.score }), "ok");
-      else ctx.say(answer.message || t("js.error.generic"), "bad");
+      else ctx.say(translateRefusal(answer.reason, showParams(answer.params), answer.message || t("js.error.generic")), "bad");
     } catch {
       if (seq === checkSeq) ctx.say(t("js.error.network"), "bad");
     }
@@ -340,6 +340,18 @@ export const createUi = createSummy;
 /** The points to show per seat: the running scores. */
 export function shownScores(view) {
   return view.scores;
+}
+
+/**
+ * A refusal's params as the board writes them: × and ÷ for the tiles x and :, in the
+ * equations, signs and tiles it names (the catalog texts fill them in).
+ */
+export function showParams(params) {
+  const shown = {};
+  for (const [name, value] of Object.entries(params || {})) {
+    shown[name] = typeof value === "string" && name !== "cell" ? [...value].map(face).join("") : value;
+  }
+  return shown;
 }
 
 /** Short notes beside a seat's name in the players list. */
