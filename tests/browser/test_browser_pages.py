@@ -376,3 +376,21 @@ def test_summy_refusals_show_the_tiles_as_the_board_does(new_page: NewPage) -> N
       }"""
     )
     assert text == "2×3÷1 vaut 6, pas 7."
+
+
+def test_a_summy_replay_shows_the_game_not_the_table_tools(
+    new_page: NewPage, live: ServerProcess
+) -> None:
+    with live.client() as client:
+        guest(client)
+        body = {"game": "summy", "seats": 2, "bots": {"0": "greedy", "1": "greedy"}, "sit": False}
+        table_id = client.post("/api/tables", json=body).json()["table"]["id"]
+        client.post(f"/api/tables/{table_id}/start").raise_for_status()
+        wait_finished(client, table_id)
+    page = new_page("en-GB")
+    page.goto(f"/replay/{table_id}")
+    expect(page.locator("#replay-step")).to_contain_text("Move 0 of ")
+    expect(page.locator(".summy-viewport")).to_be_visible()
+    expect(page.get_by_text("How to place tiles")).to_have_count(0)
+    expect(page.get_by_text("You are watching: hands are hidden.")).to_have_count(0)
+    expect(page.get_by_role("button", name="Play this equation")).to_have_count(0)

@@ -41,7 +41,8 @@ export function createSummy(root, ctx) {
   dirBox.append(t("js.summy.read"), " ", ...dirButtons);
   const controls = el("div", { class: "summy-controls" }, buttons.confirm, buttons.clear, dirBox,
     buttons.discard, buttons.confirmDiscard, buttons.pass, stock);
-  root.replaceChildren(viewport, help, cursorNews, rack, controls);
+  // A replay shows the game, not how to play it: no placing help, no buttons.
+  root.replaceChildren(...[viewport, ctx.replay ? null : help, cursorNews, rack, ctx.replay ? null : controls].filter(Boolean));
 
   const board = createBoard(viewport, {
     cellClick, drop, keyTile, takeBack: (r, c) => { if (staged.has(key(r, c))) unstage(key(r, c)); },
@@ -268,7 +269,7 @@ export function createSummy(root, ctx) {
         onclick: () => rackClick(index),
       });
     }).filter(Boolean));
-    if (view.seat === null || view.seat === undefined) rack.replaceChildren(el("span", { class: "muted" }, t("js.summy.spectating")));
+    if (view.seat === null || view.seat === undefined) rack.replaceChildren(ctx.replay ? "" : el("span", { class: "muted" }, t("js.summy.spectating")));
     rack.ondragover = (event) => event.preventDefault();
     rack.ondrop = (event) => {
       event.preventDefault();
