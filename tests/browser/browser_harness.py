@@ -14,7 +14,8 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -159,3 +160,14 @@ def untranslated(page: Page) -> list[str]:
                 .map((name) => el.getAttribute(name) || ''))]"""
     )
     return sorted({key for text in texts for key in KEY_SHAPE.findall(text)})
+
+
+@contextmanager
+def own_server(folder: Path, env: dict[str, str]) -> Iterator[ServerProcess]:
+    """A server of a test module's own, with extra settings (the shared one is ``live``)."""
+    require_chromium()
+    server = ServerProcess(folder, env)
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_harness import ServerProcess, require_chromium
+from browser_harness import ServerProcess, own_server
 from conftest import NewPage
 from playwright.sync_api import expect
 
@@ -18,13 +18,9 @@ WAIT_S = 3
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """A server whose quick-play tables get bots after a short wait."""
-    require_chromium()
     env = {"MEEPLE_QUICK_PLAY_BOTS_AFTER_S": str(WAIT_S)}
-    server = ServerProcess(Path(tmp_path_factory.mktemp("meeple-quick")), env)
-    try:
+    with own_server(Path(tmp_path_factory.mktemp("meeple-quick")), env) as server:
         yield server
-    finally:
-        server.stop()
 
 
 def test_quick_play_alone_reaches_a_started_game_within_the_wait(new_page: NewPage) -> None:

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_harness import ServerProcess, require_chromium, wait_finished
+from browser_harness import ServerProcess, own_server, wait_finished
 from conftest import NewPage
 from playwright.sync_api import expect
 
@@ -24,14 +24,10 @@ TOY = Path(__file__).resolve().parents[1] / "toy"
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """A server that loads the toy game besides the built-in ones."""
-    require_chromium()
     path = os.pathsep.join(filter(None, [str(TOY), os.environ.get("PYTHONPATH", "")]))
     env = {"MEEPLE_EXTRA_GAMES": "meeple_nim", "PYTHONPATH": path}
-    server = ServerProcess(Path(tmp_path_factory.mktemp("meeple-toy")), env)
-    try:
+    with own_server(Path(tmp_path_factory.mktemp("meeple-toy")), env) as server:
         yield server
-    finally:
-        server.stop()
 
 
 def test_the_registry_offers_the_toy_game_with_its_bots(live: ServerProcess) -> None:
