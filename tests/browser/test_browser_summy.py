@@ -240,3 +240,29 @@ def test_a_person_plays_summy_against_a_bot(new_page: NewPage) -> None:
     expect(summary.locator("tbody tr")).to_have_count(2)
     expect(page.locator("#turn-line")).to_have_text("The game is over.")
     shot(page, "summy-summary-desktop")
+
+
+def test_the_verdict_on_staged_tiles_is_next_to_the_rack_on_a_laptop_screen(
+    new_page: NewPage,
+) -> None:
+    page = new_page("en-GB", {"width": 1280, "height": 800})
+    for _game in range(3):  # the bot may move first and end nothing: a few tries
+        play_a_bot(page)
+        view = wait_my_turn(page)
+        if view is not None:
+            break
+    assert view is not None
+    tiles = {(t["row"], t["col"]) for t in view["tiles"]}
+    lonely = next(
+        (r, c)
+        for r, c in sorted(visible_cells(page), key=lambda rc: (abs(rc[0]) + abs(rc[1]), rc))
+        if not any((r + dr, c + dc) in tiles for dr in (-1, 0, 1) for dc in (-1, 0, 1))
+    )
+    page.locator(".rack button").first.click()
+    cell(page, *lonely).click()
+    message = page.locator("#message")
+    expect(message).to_have_text("The equation must use at least one tile already on the table.")
+    box, rack = message.bounding_box(), page.locator(".rack").bounding_box()
+    assert box is not None and rack is not None
+    assert box["y"] + box["height"] <= 800, box  # on the first screen
+    assert 0 <= box["y"] - (rack["y"] + rack["height"]) < 120, (box, rack)  # under the rack

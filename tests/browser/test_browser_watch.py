@@ -90,7 +90,7 @@ def test_a_private_table_is_reached_only_through_its_invite_link(new_page: NewPa
     table_id = alice.url.rsplit("/", 1)[1]
     link = alice.get_by_label("Send this link to a friend to play together:")
     expect(link).to_have_value(re.compile(r"/tables/.+\?invite="))
-    expect(alice.locator("#game")).to_be_hidden()  # no empty board while people sit down
+    expect(alice.locator("#game .slide-area")).to_be_hidden()  # no empty board while waiting
     alice.context.grant_permissions(["clipboard-read", "clipboard-write"])
     alice.get_by_role("button", name="Copy the link").click()
     expect(alice.get_by_role("button", name="Copied")).to_be_visible()

@@ -121,7 +121,7 @@ function signalTurn() {
 function drawWaiting() {
   const waiting = Boolean(info && info.status === "open");
   $("seat-panel").hidden = !waiting;
-  if (!waiting) { $("game").hidden = false; return; }
+  if (!waiting) { $("game").classList.remove("waiting"); return; }
   const seated = user && info.seats.some((seat) => seat.user_id === user.id);
   const creator = Boolean(user && user.id === info.creator_id);
   $("waiting-seats").replaceChildren(...info.seats.map((seat, index) => el("li", {},
@@ -135,7 +135,7 @@ function drawWaiting() {
   $("invite-line").hidden = !info.invite_url;
   if (info.invite_url) $("invite-link").value = location.origin + info.invite_url;
   if (!$("copy-invite").textContent) $("copy-invite").textContent = t("js.table.copy");
-  $("game").hidden = waiting; // no empty board while people sit down
+  $("game").classList.toggle("waiting", waiting); // no empty board while people sit down
   const full = info.seats.every((seat) => seat.name || seat.bot);
   $("start").hidden = !(user && user.id === info.creator_id && full);
   drawSearch();

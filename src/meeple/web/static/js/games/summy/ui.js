@@ -43,6 +43,9 @@ export function createSummy(root, ctx) {
     buttons.discard, buttons.confirmDiscard, buttons.pass, stock);
   // A replay shows the game, not how to play it: no placing help, no buttons.
   root.replaceChildren(...[viewport, ctx.replay ? null : help, cursorNews, rack, ctx.replay ? null : controls].filter(Boolean));
+  // The verdict on the staged tiles goes where the eyes are: between the rack and its buttons.
+  const feedback = document.getElementById("message");
+  if (feedback && !ctx.replay) controls.before(feedback);
 
   const board = createBoard(viewport, {
     cellClick, drop, keyTile, takeBack: (r, c) => { if (staged.has(key(r, c))) unstage(key(r, c)); },
