@@ -371,11 +371,11 @@ def test_summy_refusals_show_the_tiles_as_the_board_does(new_page: NewPage) -> N
         """async () => {
         const { translateRefusal } = await import("/static/js/i18n.js");
         const { showParams } = await import("/static/js/games/summy/ui.js");
-        const params = showParams({ left: "2x3:1", value: "6", claimed: 7 });
-        return translateRefusal("eq_false", params, "2x3:1 is 6, not 7");
+        const params = showParams({ left: "2x3:1-1", value: "5", claimed: 7 });
+        return translateRefusal("eq_false", params, "2x3:1-1 is 5, not 7");
       }"""
     )
-    assert text == "2×3÷1 vaut 6, pas 7."
+    assert text == "2×3÷1−1 vaut 5, pas 7."
 
 
 def test_a_summy_replay_shows_the_game_not_the_table_tools(

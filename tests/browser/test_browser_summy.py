@@ -21,8 +21,8 @@ KEYS = {"x": "*", ":": "/"}
 
 
 def shown(equation: str) -> str:
-    """An equation as the page writes it: x as ×, : as ÷."""
-    return equation.replace("x", "×").replace(":", "÷")
+    """An equation as the page writes it: x as ×, : as ÷, - as the minus sign."""
+    return equation.replace("x", "×").replace(":", "÷").replace("-", "−")
 
 
 def view_of(page: Page) -> dict[str, Any]:

@@ -3,7 +3,7 @@ import { el, t } from "../../i18n.js";
 
 export const CELL = 40;
 const MARGIN = 3;
-const OPERATORS = { x: "×", ":": "÷" };
+const OPERATORS = { x: "×", ":": "÷", "-": "−" }; // the minus sign, not the hyphen
 
 /** How a tile is written on its face. */
 export function face(tile) {

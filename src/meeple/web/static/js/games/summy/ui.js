@@ -347,7 +347,7 @@ export function shownScores(view) {
 }
 
 /**
- * A refusal's params as the board writes them: × and ÷ for the tiles x and :, in the
+ * A refusal's params as the board writes them: ×, ÷ and − for the tiles x, : and -, in the
  * equations, signs and tiles it names (the catalog texts fill them in).
  */
 export function showParams(params) {
