@@ -24,6 +24,7 @@ from typing import Any
 
 from babel import Locale
 from babel.messages.pofile import read_po
+from babel.plural import PluralRule
 
 LANGUAGES: tuple[str, ...] = ("en", "fr", "ja", "it")
 """Every language the pages come in; the first is the fallback."""
@@ -46,13 +47,19 @@ CLDR_ORDER = ("zero", "one", "two", "few", "many", "other")
 """The order of a gettext entry's plural forms, by CLDR category (as Babel writes them)."""
 
 
+@cache
+def _plural_rule(lang: str) -> PluralRule:
+    """The CLDR plural rule of ``lang`` (parsed once)."""
+    return Locale.parse(lang).plural_form
+
+
 def plural_categories(lang: str) -> tuple[str, ...]:
     """The CLDR plural categories of ``lang``, in the order of its gettext plural forms.
 
     >>> plural_categories("fr"), plural_categories("ja")
     (('one', 'many', 'other'), ('other',))
     """
-    tags = Locale.parse(lang).plural_form.tags | {"other"}
+    tags = _plural_rule(lang).tags | {"other"}
     return tuple(tag for tag in CLDR_ORDER if tag in tags)
 
 
@@ -81,7 +88,7 @@ class Catalog:
         forms = self.plurals.get(key)
         if forms is not None:
             count = values.get("count", 0)
-            category = Locale.parse(self.lang).plural_form(count if isinstance(count, int) else 0)
+            category = _plural_rule(self.lang)(count if isinstance(count, int) else 0)
             return (forms.get(category) or forms.get("other", key)).format(**values)
         single = self.messages.get(key)
         if not single:

@@ -1,4 +1,5 @@
-"""Who may reach a table: its members, anyone for a public one, holders of a private one's link.
+"""Who may reach a table (its members, anyone for a public one, holders of a private one's
+link), and when its record may be seen (once the game is over).
 
 The routes and the WebSocket both ask here; the table itself checks who may
 act (a seat, the turn) and who may start, kick or close (its creator).
@@ -9,6 +10,7 @@ from __future__ import annotations
 import secrets
 
 from meeple.tables.errors import TableError
+from meeple.tables.log import FINISHED
 from meeple.tables.table import Table
 
 
@@ -26,6 +28,14 @@ def may_reach(table: Table, user_id: int | None, invite: str | None) -> bool:
     if not table.info.private or is_member(table, user_id):
         return True
     return invite is not None and secrets.compare_digest(invite, table.info.invite_token)
+
+
+def check_finished(table: Table) -> None:
+    """:class:`TableError` ``not_over`` unless the game is over: its record holds secrets."""
+    if table.snap.status != FINISHED:
+        raise TableError(
+            "not_over", "the record is published once the game is over (it holds secrets)"
+        )
 
 
 def check_reach(table: Table, user_id: int | None, invite: str | None) -> None:

@@ -20,6 +20,7 @@ from meeple.ratelimit import RateLimits
 from meeple.store import queries
 from meeple.store.database import Database
 from meeple.store.models import GameTable, TableSeat
+from meeple.tables.access import check_finished
 from meeple.tables.bots import BotPool
 from meeple.tables.clock import Clock
 from meeple.tables.errors import TableError
@@ -222,10 +223,7 @@ class TableManager:
     async def record(self, table_id: str) -> GameRecord:
         """The record of a finished game (the format the CLI replays)."""
         table = await self.get(table_id)
-        if table.snap.status != FINISHED:
-            raise TableError(
-                "not_over", "the record is published once the game is over (it holds secrets)"
-            )
+        check_finished(table)
         actions = tuple(
             (e.seat, e.data["action"])
             for e in table.events

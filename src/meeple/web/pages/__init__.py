@@ -13,10 +13,11 @@ from pathlib import Path
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from jinja2 import TemplateNotFound
 
 from meeple.games import GAME_NAMES
 from meeple.i18n import LANG_COOKIE, LANGUAGES
-from meeple.web.pages.render import ENVIRONMENT, catalog_json, render
+from meeple.web.pages.render import catalog_json, render
 from meeple.web.routes.games import describe_game
 
 STATIC_DIR = Path(__file__).parent.parent / "static"
@@ -57,9 +58,10 @@ def sign_up(request: Request) -> HTMLResponse:
 def rules(request: Request, game: str) -> HTMLResponse:
     """A game's rules, with pictures of example moves."""
     template = f"rules_{_known_game(game)}.html"
-    if template not in ENVIRONMENT.list_templates():
-        raise HTTPException(404, f"there is no rules page for {game!r} yet")
-    return render(request, template, f"rules-{game}")
+    try:
+        return render(request, template, f"rules-{game}")
+    except TemplateNotFound:
+        raise HTTPException(404, f"there is no rules page for {game!r} yet") from None
 
 
 @router.get("/leaderboard/{game}", response_class=HTMLResponse)

@@ -6,6 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException, Query
 
+from meeple.tables.access import check_finished
 from meeple.web.deps import OptionalUser, ServicesDep
 from meeple.web.routes.tables import find
 from meeple.web.schemas import ERRORS, RecordOut, ReplayStep, ResultOut
@@ -34,7 +35,7 @@ async def replay_step(
 ) -> ReplayStep:
     """The position after ``step`` actions of a finished game, seen from ``seat``."""
     table = await find(services, table_id, user, invite)
-    await services.tables.record(table_id)  # refuses a game that is not over (it holds secrets)
+    check_finished(table)
     states = table.snap.states  # every state of the game, kept by the table: no replay here
     if step >= len(states):
         raise HTTPException(422, f"this game has steps 0 to {len(states) - 1}")
