@@ -51,6 +51,13 @@ class Settings(BaseSettings):
     bot_workers: int = Field(2, ge=1, le=64)
     bot_executor: str = Field("process", pattern="^(process|thread)$")
     bot_budget_s: float = Field(0.5, gt=0, le=60)
+    bot_min_think_s: float = Field(
+        0.7,
+        ge=0,
+        le=10,
+        description="a bot's move lands no sooner than this after it starts thinking, so"
+        " people see it think; 0 in tests",
+    )
     max_message_bytes: int = Field(16384, ge=256)
     chat_max_chars: int = Field(500, ge=1)
     limit_auth: str = Field("10/minute", description="log-in and sign-up tries per address")

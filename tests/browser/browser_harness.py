@@ -75,6 +75,7 @@ class ServerProcess:
             **os.environ,
             "MEEPLE_BOT_EXECUTOR": "thread",
             "MEEPLE_BOT_BUDGET_S": "0.1",
+            "MEEPLE_BOT_MIN_THINK_S": "0",
             "MEEPLE_BOT_WORKERS": "2",
             # Every browser is a guest from 127.0.0.1: limits are tested elsewhere.
             "MEEPLE_LIMIT_GUESTS": "1000/minute",

@@ -56,15 +56,19 @@ def test_two_browsers_play_a_whole_slide_game(new_page: NewPage) -> None:
     expect(bob.locator(".slide-status")).to_contain_text("Round 1 of 16")
 
     # Round 1 by hand, checking what each side sees.
-    expect(alice).to_have_title(re.compile(r"^▶ Your turn"))
-    # The sound and the notification are there, off until the player switches them on.
-    expect(alice.get_by_label("Sound")).not_to_be_checked()
+    # Your turn, seen from another tab: the title and a green dot on the favicon.
+    expect(alice).to_have_title(re.compile(r"^● Your turn"))
+    expect(alice.locator("#favicon")).to_have_attribute("href", "/static/img/meeple-turn.svg")
+    # The sound is on by default, with a mute in sight; notifications wait to be asked for.
+    expect(alice.get_by_role("button", name="Mute")).to_be_visible()
+    expect(alice.get_by_role("button", name="Mute")).to_have_attribute("aria-pressed", "false")
     expect(alice.get_by_label("Notifications")).not_to_be_checked()
     alice.get_by_placeholder("Write a message").fill("good luck <b>Bob</b>")
     alice.get_by_role("button", name="Send").click()
     expect(bob.locator("#chat")).to_contain_text("good luck <b>Bob</b>")
     alice.locator(".slide-mine button.pickable").first.click()
     expect(alice).not_to_have_title(re.compile("Your turn"))
+    expect(alice.locator("#favicon")).to_have_attribute("href", "/static/img/meeple.svg")
     expect(bob.locator(".slide-status")).to_contain_text("1 of 2 have picked")
     expect(alice.locator(".slide-status")).to_contain_text("Waiting for the others to pick")
     shot(alice, "slide-reveal-desktop")

@@ -122,6 +122,7 @@ def make_settings(tmp_path: Path, db_url: str | None = None, **overrides: Any) -
         "bot_executor": "thread",
         "bot_workers": 2,
         "bot_budget_s": 0.05,
+        "bot_min_think_s": 0,
         "limit_auth": "1000/minute",
         "limit_guests": "1000/minute",
         "limit_tables": "1000/minute",

@@ -146,11 +146,16 @@ class TableRuntime:
 
     async def _server_move(self, seat: int, level: str, by: str, deadline: float | None) -> None:
         """A bot, a zombie or a timed-out player's stand-in moves for ``seat``."""
+        clock = self.table.ctx.clock
+        # A bot (not a stand-in for a late player) takes a visible moment, however fast it is.
+        shown_at = clock.now() + (self.table.ctx.settings.bot_min_think_s if by == "bot" else 0)
         try:
             for _attempt in range(5):
                 if not self._to_act(seat):
                     return
                 action = await self._choose(seat, level)
+                if clock.now() < shown_at:
+                    await clock.sleep_until(shown_at)
                 async with self.table.lock:
                     if deadline is not None and self.deadlines.get(seat) != deadline:
                         return

@@ -1,6 +1,7 @@
 // The header's account area: who is signed in, sign out, play as guest; the language switch.
 import { api, currentUser, routes } from "./api.js";
 import { t } from "./i18n.js";
+import { paintAvatar } from "./avatar.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -19,6 +20,13 @@ async function show() {
   $("account-signin").hidden = signedIn;
   $("account-signup").hidden = signedIn && !guest;
   if (guest) $("account-signup").textContent = t("js.account.create_account");
+  // The header's own chip: who you are, at a glance, on every screen size.
+  $("me-chip").hidden = !signedIn;
+  if (signedIn) {
+    $("me-chip").href = $("account-profile").href;
+    $("me-chip").querySelector(".me-name").textContent = user.name;
+    paintAvatar($("me-chip").querySelector(".avatar"), user.name);
+  }
   $("account-guest").hidden = signedIn;
   document.dispatchEvent(new CustomEvent("meeple:user", { detail: user }));
 }
@@ -30,6 +38,16 @@ $("account-guest")?.addEventListener("click", async () => {
   await api("POST", routes.guest);
   await show();
 });
+/** The phone header's menu: the links, the account and the language behind one button. */
+const header = $("site-header");
+const toggle = $("menu-toggle");
+function openMenu(open) {
+  header.classList.toggle("open", open);
+  toggle.setAttribute("aria-expanded", String(open));
+}
+toggle?.addEventListener("click", () => openMenu(!header.classList.contains("open")));
+document.addEventListener("keydown", (event) => { if (event.key === "Escape") openMenu(false); });
+document.addEventListener("click", (event) => { if (header && !header.contains(event.target)) openMenu(false); });
 const select = $("lang-select");
 select?.addEventListener("change", () => select.form.submit());
 show();

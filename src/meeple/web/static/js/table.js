@@ -4,6 +4,8 @@ import { el, t, translateRefusal } from "./i18n.js";
 import { TableConnection } from "./connection.js";
 import { GAMES } from "/js/games.js";
 import { describeTableEvent } from "./table_log.js";
+import { avatar } from "./avatar.js";
+import { showTurnCue, playTurnSound } from "./turn_cue.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("table");
@@ -24,7 +26,7 @@ let wasMyTurn = false;
 let ratingChanges = {};
 let askedRematch = false;
 const settings = {
-  sound: localStorage.getItem("meeple.sound") === "on",
+  sound: localStorage.getItem("meeple.sound") !== "off", // on unless the player muted it
   notify: localStorage.getItem("meeple.notify") === "on",
 };
 
@@ -56,7 +58,9 @@ function ensureUi(game) {
   if (ui || !game) return;
   $("table-heading").textContent = t("game." + game);
   $("rules-link").href = `/rules/${game}`;
-  ui = GAMES[game].createUi($("game"), { send, seatName, say });
+  // A game whose board can grow and shrink fills the first screen with it (the rack stays in sight).
+  root.classList.toggle("fits", Boolean(GAMES[game].fillsScreen));
+  ui = GAMES[game].createUi($("game"), { send, seatName, say, isBot: (seat) => Boolean(info?.seats?.[seat]?.bot) });
 }
 
 function formatClock(seconds) {
@@ -69,19 +73,23 @@ function drawPlayers() {
   if (!info) return;
   const gameModule = info ? GAMES[info.game] : null;
   const scores = view && gameModule ? gameModule.shownScores(view) : [];
+  const playing = info.status === "playing";
   $("players").replaceChildren(...info.seats.map((seat, index) => {
     const at = deadlines[String(index)];
     const left = at === undefined || at === null ? null : at - Date.now() / 1000;
     const acting = toAct.includes(index);
+    const parts = [
+      scores[index] !== undefined ? el("span", { class: "score" }, t("js.table.points", { n: scores[index] })) : null,
+      left !== null ? el("span", { class: `clock${left < 15 ? " low" : ""}`, "aria-label": t("js.table.clock_label", { time: formatClock(left) }) }, formatClock(left)) : null,
+      ...(view && gameModule ? gameModule.seatNotes(view, index) : []),
+      // Someone else's turn: say they are thinking (a bot's "moment" is a setting on the server).
+      playing && acting && mySeat() !== index ? el("span", { class: "thinking" }, t("js.table.thinking")) : null,
+    ].filter(Boolean).flatMap((part, i) => (i ? [" · ", part] : [part]));
     return el("li", { class: [acting ? "to-act" : "", mySeat() === index ? "me" : ""].join(" ").trim(), dataset: { seat: index } },
-      el("span", { class: "name" }, seatName(index)),
-      mySeat() === index ? el("span", { class: "muted" }, ` (${t("js.table.you")})`) : null,
-      el("br"),
-      ...[
-        scores[index] !== undefined ? el("span", { class: "score" }, t("js.table.points", { n: scores[index] })) : null,
-        left !== null ? el("span", { class: `clock${left < 15 ? " low" : ""}`, "aria-label": t("js.table.clock_label", { time: formatClock(left) }) }, formatClock(left)) : null,
-        ...(view && gameModule ? gameModule.seatNotes(view, index) : []),
-      ].filter(Boolean).flatMap((part, i) => (i ? [" · ", part] : [part])),
+      avatar(seatName(index), { bot: Boolean(seat.bot) }),
+      el("span", { class: "line" }, el("span", { class: "name" }, seatName(index)),
+        mySeat() === index ? el("span", { class: "muted" }, ` (${t("js.table.you")})`) : null),
+      el("span", { class: "line" }, ...parts),
       acting ? el("span", { class: "sr" }, ` ${t("js.table.to_play")}`) : null);
   }));
 }
@@ -95,24 +103,13 @@ function drawTurn() {
   else if (toAct.length) text = t("js.table.to_play_line", { names: toAct.map(seatName).join(", ") });
   $("turn-line").textContent = text;
   $("turn-line").classList.toggle("mine", mine);
-  document.title = mine ? `▶ ${t("js.table.your_turn")} · ${baseTitle}` : baseTitle;
+  showTurnCue(mine, t("js.table.your_turn"), baseTitle);
   if (mine && !wasMyTurn) signalTurn();
   wasMyTurn = mine;
 }
 
 function signalTurn() {
-  if (settings.sound) {
-    try {
-      const audio = new AudioContext();
-      const tone = audio.createOscillator();
-      const gain = audio.createGain();
-      tone.frequency.value = 660;
-      gain.gain.value = 0.08;
-      tone.connect(gain).connect(audio.destination);
-      tone.start();
-      tone.stop(audio.currentTime + 0.18);
-    } catch { /* no audio on this device */ }
-  }
+  if (settings.sound) playTurnSound();
   if (settings.notify && document.hidden && "Notification" in window && Notification.permission === "granted") {
     new Notification(t("js.table.your_turn"), { body: t("game." + info.game) });
   }
@@ -338,15 +335,19 @@ $("rematch").addEventListener("click", async () => {
   } catch (error) { say(error.message, "bad"); }
 });
 $("summary-close").addEventListener("click", () => { $("summary").dataset.closed = "1"; $("summary").close(); });
-for (const name of ["sound", "notify"]) {
-  const box = $(`opt-${name}`);
-  box.checked = settings[name];
-  box.addEventListener("change", async () => {
-    settings[name] = box.checked;
-    localStorage.setItem(`meeple.${name}`, box.checked ? "on" : "off");
-    if (name === "notify" && box.checked && "Notification" in window) await Notification.requestPermission();
-  });
-}
+$("mute").setAttribute("aria-pressed", String(!settings.sound));
+$("mute").addEventListener("click", () => {
+  settings.sound = !settings.sound;
+  $("mute").setAttribute("aria-pressed", String(!settings.sound));
+  localStorage.setItem("meeple.sound", settings.sound ? "on" : "off");
+});
+const notifyBox = $("opt-notify");
+notifyBox.checked = settings.notify;
+notifyBox.addEventListener("change", async () => {
+  settings.notify = notifyBox.checked;
+  localStorage.setItem("meeple.notify", notifyBox.checked ? "on" : "off");
+  if (notifyBox.checked && "Notification" in window) await Notification.requestPermission();
+});
 setInterval(drawPlayers, 1000);
 // Watchers come and go without table events: refresh the summary (and its count) now and then.
 setInterval(() => { if (info && !document.hidden && $("offline").hidden) refreshTable(); }, 15000);

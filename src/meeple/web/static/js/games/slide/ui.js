@@ -50,8 +50,9 @@ export function createSlide(root, ctx) {
   root.replaceChildren(
     status,
     el("div", { class: "slide-area" },
-      el("div", {}, mineHeading, mine),
-      el("div", {}, el("h2", {}, t("js.slide.pool")), poolBox, el("h2", {}, t("js.slide.others")), others)),
+      el("div", { class: "mine-box" }, mineHeading, mine),
+      el("div", { class: "pool-box" }, el("h2", {}, t("js.slide.pool")), poolBox),
+      el("div", { class: "others-box" }, el("h2", {}, t("js.slide.others")), others)),
     finalBox,
   );
 

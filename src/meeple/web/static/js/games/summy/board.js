@@ -20,8 +20,10 @@ export const key = (row, col) => `${row},${col}`;
 export const parseKey = (text) => text.split(",").map(Number);
 
 /**
- * A pannable, zoomable grid inside `viewport`. `handlers.cellClick(row, col)`,
- * `handlers.drop(row, col, payload)` and `handlers.keyTile(row, col, char)` do the game's part.
+ * A pannable, zoomable grid inside `viewport`. The grid lines are the felt's own background, moved
+ * with the pan and scaled with the zoom, so they fill the felt at every zoom and size; cells are
+ * found from coordinates, and nodes are drawn only around what is on the table.
+ * `handlers.cellClick(row, col)` and `handlers.keyTile(row, col, char)` do the game's part.
  */
 export function createBoard(viewport, handlers) {
   const plane = el("div", { class: "summy-plane" });
@@ -36,11 +38,21 @@ export function createBoard(viewport, handlers) {
   let cursor = [0, 0];
   let lastCells = [[0, 0]];
   const pointers = new Map();
-  let pinchStart = null;
+  let pinch = null; // {distance, zoom, mid} when two fingers are down
   let dragged = false;
+  let frame = 0;
 
+  // One paint per frame however many pointer moves arrive: panning stays smooth.
   function apply() {
-    plane.style.transform = `translate(${pan.x}px, ${pan.y}px) scale(${zoom})`;
+    if (frame) return;
+    frame = requestAnimationFrame(() => {
+      frame = 0;
+      plane.style.transform = `translate(${pan.x}px, ${pan.y}px) scale(${zoom})`;
+      const cell = CELL * zoom;
+      viewport.style.setProperty("--cell", `${cell}px`);
+      viewport.style.setProperty("--gx", `${pan.x}px`);
+      viewport.style.setProperty("--gy", `${pan.y}px`);
+    });
   }
 
   function zoomBy(factor, cx = viewport.clientWidth / 2, cy = viewport.clientHeight / 2) {
@@ -49,11 +61,19 @@ export function createBoard(viewport, handlers) {
     pan.y = cy - ((cy - pan.y) * next) / zoom;
     zoom = next;
     apply();
-    handlers.redraw();
   }
 
   function cellCentre(row, col) {
     return [((col - bounds.c0) + 0.5) * CELL, ((row - bounds.r0) + 0.5) * CELL];
+  }
+
+  /** The cell under a point of the screen, or null outside the felt. */
+  function cellAt(clientX, clientY) {
+    const box = viewport.getBoundingClientRect();
+    if (clientX < box.left || clientX > box.right || clientY < box.top || clientY > box.bottom) return null;
+    const x = (clientX - box.left - pan.x) / zoom;
+    const y = (clientY - box.top - pan.y) / zoom;
+    return [bounds.r0 + Math.floor(y / CELL), bounds.c0 + Math.floor(x / CELL)];
   }
 
   function centreOn(cells) {
@@ -85,13 +105,19 @@ export function createBoard(viewport, handlers) {
     zoomBy(event.deltaY < 0 ? 1.1 : 0.9, event.clientX - box.left, event.clientY - box.top);
   }, { passive: false });
 
+  const midpoint = () => {
+    const [a, b] = [...pointers.values()];
+    const box = viewport.getBoundingClientRect();
+    return { x: (a.x + b.x) / 2 - box.left, y: (a.y + b.y) / 2 - box.top, distance: Math.hypot(a.x - b.x, a.y - b.y) };
+  };
   viewport.addEventListener("pointerdown", (event) => {
     if (event.target.closest("button, .tile")) return;
     pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
     dragged = false;
     if (pointers.size === 2) {
-      const [a, b] = [...pointers.values()];
-      pinchStart = { distance: Math.hypot(a.x - b.x, a.y - b.y), zoom };
+      const mid = midpoint();
+      pinch = { distance: Math.max(mid.distance, 1), zoom, mid };
+      dragged = true; // two fingers never make a click
     }
   });
   viewport.addEventListener("pointermove", (event) => {
@@ -102,42 +128,36 @@ export function createBoard(viewport, handlers) {
     if (pointers.size === 1) {
       const dx = now.x - previous.x;
       const dy = now.y - previous.y;
-      if (Math.abs(dx) + Math.abs(dy) > 0) {
-        if (!dragged && Math.hypot(dx, dy) < 3) return;
-        dragged = true;
-        viewport.setPointerCapture(event.pointerId);
-        pan.x += dx;
-        pan.y += dy;
-        apply();
-      }
-    } else if (pointers.size === 2 && pinchStart) {
-      const [a, b] = [...pointers.values()];
-      const distance = Math.hypot(a.x - b.x, a.y - b.y);
-      zoomBy((pinchStart.zoom * distance) / pinchStart.distance / zoom);
+      if (!dragged && Math.hypot(dx, dy) < 3) { pointers.set(event.pointerId, previous); return; }
+      if (!dragged) viewport.setPointerCapture(event.pointerId);
+      dragged = true;
+      pan.x += dx;
+      pan.y += dy;
+      apply();
+    } else if (pointers.size === 2 && pinch) {
+      // Pinch: zoom about the fingers' midpoint, and follow it as it moves.
+      const mid = midpoint();
+      zoomBy((pinch.zoom * mid.distance) / pinch.distance / zoom, mid.x, mid.y);
+      pan.x += mid.x - pinch.mid.x;
+      pan.y += mid.y - pinch.mid.y;
+      pinch.mid = mid;
+      apply();
     }
   });
   const release = (event) => {
     pointers.delete(event.pointerId);
-    if (pointers.size < 2) pinchStart = null;
+    if (pointers.size < 2) pinch = null;
   };
   viewport.addEventListener("pointerup", release);
   viewport.addEventListener("pointercancel", release);
   viewport.addEventListener("click", (event) => {
     if (dragged) { dragged = false; return; }
-    const cell = event.target.closest("[data-cell]");
-    if (cell) {
-      cursor = parseKey(cell.dataset.cell);
+    if (event.target.closest(".zoom")) return;
+    const at = cellAt(event.clientX, event.clientY);
+    if (at) {
+      cursor = at;
       handlers.cellClick(...cursor);
     }
-  });
-  viewport.addEventListener("dragover", (event) => {
-    if (event.target.closest("[data-cell]")) event.preventDefault();
-  });
-  viewport.addEventListener("drop", (event) => {
-    const cell = event.target.closest("[data-cell]");
-    if (!cell) return;
-    event.preventDefault();
-    handlers.drop(...parseKey(cell.dataset.cell), event.dataTransfer.getData("text/plain"));
   });
   viewport.addEventListener("keydown", (event) => {
     const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
@@ -178,18 +198,17 @@ export function createBoard(viewport, handlers) {
     }
   });
 
-  // A new window size (a phone turned, a resized window): fill it and show the last move again.
+  // A new window size (a phone turned, a resized window): show the last move again.
   let lastSize = "";
   new ResizeObserver(() => {
     const size = `${viewport.clientWidth}x${viewport.clientHeight}`;
     if (size === lastSize) return;
     lastSize = size;
-    handlers.redraw();
     centreOn(lastCells);
   }).observe(viewport);
 
   return {
-    /** Draw every cell in `cells` (a Map key -> {tile, kind, sealed}); keep the view steady. */
+    /** Draw every cell in `cells` (a Map key -> {node}), the sealed ones and the targets; keep the view steady. */
     draw(cells, sealed, extra) {
       const rows = [0];
       const cols = [0];
@@ -202,16 +221,7 @@ export function createBoard(viewport, handlers) {
         r0: Math.min(...rows, cursor[0]) - MARGIN, c0: Math.min(...cols, cursor[1]) - MARGIN,
         r1: Math.max(...rows, cursor[0]) + MARGIN, c1: Math.max(...cols, cursor[1]) + MARGIN,
       };
-      // Draw at least a window's worth of cells, so the felt shows its grid edge to edge.
-      const wantCols = Math.ceil(viewport.clientWidth / (CELL * zoom)) + 2;
-      const wantRows = Math.ceil(viewport.clientHeight / (CELL * zoom)) + 2;
-      const moreCols = Math.max(0, wantCols - (next.c1 - next.c0 + 1));
-      const moreRows = Math.max(0, wantRows - (next.r1 - next.r0 + 1));
-      next.c0 -= Math.floor(moreCols / 2);
-      next.c1 += Math.ceil(moreCols / 2);
-      next.r0 -= Math.floor(moreRows / 2);
-      next.r1 += Math.ceil(moreRows / 2);
-      // Keep what is on screen in place when the grid grows up or left.
+      // Keep what is on screen in place when the drawn area grows up or left.
       pan.x += (next.c0 - bounds.c0) * CELL * zoom;
       pan.y += (next.r0 - bounds.r0) * CELL * zoom;
       bounds = next;
@@ -222,29 +232,17 @@ export function createBoard(viewport, handlers) {
         for (let c = bounds.c0; c <= bounds.c1; c++) {
           const k = key(r, c);
           const content = cells.get(k);
-          const isSealed = sealed.has(k);
-          const isCursor = cursor[0] === r && cursor[1] === c;
-          if (!content && !isSealed && !isCursor && !extra.has(k)) continue;
           const classes = ["cell"];
-          if (isSealed) classes.push("sealed");
-          if (isCursor) classes.push("cursor");
+          if (sealed.has(k)) classes.push("sealed");
+          if (cursor[0] === r && cursor[1] === c) classes.push("cursor");
           if (extra.has(k)) classes.push("target");
           const node = el("div", {
             class: classes.join(" "), dataset: { cell: k },
             style: `left:${(c - bounds.c0) * CELL}px;top:${(r - bounds.r0) * CELL}px`,
-            title: isSealed ? t("js.summy.sealed") : null,
+            title: sealed.has(k) ? t("js.summy.sealed") : null,
           });
           if (content) node.append(content.node);
           nodes.push(node);
-        }
-      }
-      // Empty cells next to tiles are drop targets too: draw a faint grid of them.
-      for (let r = bounds.r0; r <= bounds.r1; r++) {
-        for (let c = bounds.c0; c <= bounds.c1; c++) {
-          const k = key(r, c);
-          if (cells.has(k) || sealed.has(k) || extra.has(k) || (cursor[0] === r && cursor[1] === c)) continue;
-          nodes.push(el("div", { class: "cell", dataset: { cell: k },
-            style: `left:${(c - bounds.c0) * CELL}px;top:${(r - bounds.r0) * CELL}px` }));
         }
       }
       plane.replaceChildren(...nodes);
@@ -255,6 +253,10 @@ export function createBoard(viewport, handlers) {
       lastCells = cells.length ? cells : [[0, 0]];
       centreOn(lastCells);
     },
+    /** The cell under a point of the screen (a drop), or null off the felt. */
+    cellAt,
+    /** The board's own node for a cell, if drawn (to light it up under a dragged tile). */
+    nodeAt(row, col) { return plane.querySelector(`[data-cell="${key(row, col)}"]`); },
     get cursor() { return cursor; },
     set cursor(cell) { cursor = cell; },
   };

@@ -1,6 +1,7 @@
 // The Summy table: the board, the hand rack, staging (drag and drop, clicks, keys), checks, discard, pass.
 import { el, t, translateRefusal } from "../../i18n.js";
 import { createBoard, face, key, parseKey, tileName } from "./board.js";
+import { makeDraggable } from "../../drag.js";
 
 const isOperator = (tile) => !"0123456789".includes(tile);
 
@@ -16,12 +17,13 @@ export function createSummy(root, ctx) {
   let verdict = null; // {legal, score, equation, message}
   let lastMoveKey = "";
   let pending = false; // an action is on its way: wait for the next view before another
+  let arriving = new Set(); // cells of a move just made by someone else: they land with a short animation
 
   const viewport = el("div", {
     class: "summy-viewport", tabindex: "0", role: "application",
     "aria-label": t("js.summy.board_label"), "aria-describedby": "summy-help",
   });
-  const help = el("details", { class: "hint", open: window.innerWidth > 600 },
+  const help = el("details", { class: "hint" },
     el("summary", {}, t("js.summy.help_title")), el("p", { id: "summy-help" }, t("js.summy.help")));
   const cursorNews = el("p", { class: "sr", "aria-live": "polite" });
   const rack = el("div", { class: "rack", role: "group", "aria-label": t("js.summy.rack") });
@@ -47,8 +49,10 @@ export function createSummy(root, ctx) {
   const feedback = document.getElementById("message");
   if (feedback && !ctx.replay) controls.before(feedback);
 
+  // What just happened, on the felt itself: a move, a pass or a discard, until the next one.
+  const tableNote = el("p", { class: "toast", role: "status", hidden: true });
   const board = createBoard(viewport, {
-    cellClick, drop, keyTile, takeBack: (r, c) => { if (staged.has(key(r, c))) unstage(key(r, c)); },
+    cellClick, keyTile, takeBack: (r, c) => { if (staged.has(key(r, c))) unstage(key(r, c)); },
     redraw: () => redraw(),
     cursorMoved: (row, col) => { cursorNews.textContent = describeCell(row, col); },
   });
@@ -116,10 +120,38 @@ export function createSummy(root, ctx) {
     else moveStaged(selected.key, k);
   }
 
-  function drop(row, col, payload) {
-    const k = key(row, col);
-    if (payload.startsWith("rack:")) stage(k, Number(payload.slice(5)));
-    else if (payload.startsWith("cell:")) moveStaged(payload.slice(5), k);
+  /** A tile let go at a point of the screen: on a cell it is staged there, on the rack it goes back. */
+  function dropAt(x, y, payload) {
+    const at = board.cellAt(x, y);
+    if (at) {
+      const k = key(...at);
+      if (payload.startsWith("rack:")) stage(k, Number(payload.slice(5)));
+      else if (payload.startsWith("cell:") && payload.slice(5) !== k) moveStaged(payload.slice(5), k);
+      return;
+    }
+    const box = rack.getBoundingClientRect();
+    const onRack = x >= box.left && x <= box.right && y >= box.top && y <= box.bottom;
+    if (onRack && payload.startsWith("cell:")) unstage(payload.slice(5));
+  }
+
+  let lit = null;
+  function lightUnder(x, y) {
+    const at = board.cellAt(x, y);
+    const node = at ? board.nodeAt(...at) : null;
+    if (node === lit) return;
+    lit?.classList.remove("drop-here");
+    lit = node;
+    lit?.classList.add("drop-here");
+  }
+
+  /** Drag `node` (a rack tile or a staged one) with a mouse or a finger. */
+  function draggable(node, payload) {
+    makeDraggable(node, {
+      move: lightUnder,
+      drop: (x, y) => dropAt(x, y, payload),
+      end: () => { lit?.classList.remove("drop-here"); lit = null; },
+    });
+    return node;
   }
 
   function keyTile(row, col, char) {
@@ -236,16 +268,19 @@ export function createSummy(root, ctx) {
       const [r, c] = parseKey(k);
       const label = `${tileName(tile)}, ${t("js.summy.cell", { row: r, col: c })}`
         + (last.has(k) ? `, ${t("js.summy.last_move")}` : "");
-      cells.set(k, { node: tileNode(tile, last.has(k) ? "last" : "", { role: "img", "aria-label": label }) });
+      const order = arriving.has(k) ? [...arriving].indexOf(k) : -1;
+      const classes = [last.has(k) ? "last" : "", order >= 0 ? "arrive" : ""].filter(Boolean).join(" ");
+      cells.set(k, { node: tileNode(tile, classes, {
+        role: "img", "aria-label": label, style: order >= 0 ? `--i:${order}` : null,
+      }) });
     }
     for (const [k, index] of staged) {
       const tile = hand()[index];
       const isSelected = selected && selected.from === "cell" && selected.key === k;
-      cells.set(k, { node: tileNode(tile, "staged" + (isSelected ? " selected" : ""), {
-        tag: "button", type: "button", draggable: "true", dataset: { staged: k },
+      cells.set(k, { node: draggable(tileNode(tile, "staged" + (isSelected ? " selected" : ""), {
+        tag: "button", type: "button", dataset: { staged: k },
         "aria-label": t("js.summy.staged_tile", { tile: tileName(tile) }),
-        ondragstart: (event) => event.dataTransfer.setData("text/plain", `cell:${k}`),
-      }) });
+      }), `cell:${k}`) });
     }
     const targets = new Set();
     if (myTurn() && !discardMode) {
@@ -264,21 +299,15 @@ export function createSummy(root, ctx) {
       const classes = [];
       if (selected && selected.from === "rack" && selected.index === index) classes.push("selected");
       if (discardPicks.has(index)) classes.push("discard-pick");
-      return tileNode(tile, classes.join(" "), {
-        tag: "button", type: "button", draggable: String(myTurn() && !discardMode),
+      const node = tileNode(tile, classes.join(" "), {
+        tag: "button", type: "button",
         dataset: { index, tile }, "aria-pressed": String(classes.length > 0),
         "aria-label": discardMode ? t("js.summy.discard_tile", { tile: tileName(tile) }) : t("js.summy.rack_tile", { tile: tileName(tile) }),
-        ondragstart: (event) => event.dataTransfer.setData("text/plain", `rack:${index}`),
         onclick: () => rackClick(index),
       });
+      return myTurn() && !discardMode ? draggable(node, `rack:${index}`) : node;
     }).filter(Boolean));
     if (view.seat === null || view.seat === undefined) rack.replaceChildren(ctx.replay ? "" : el("span", { class: "muted" }, t("js.summy.spectating")));
-    rack.ondragover = (event) => event.preventDefault();
-    rack.ondrop = (event) => {
-      event.preventDefault();
-      const payload = event.dataTransfer.getData("text/plain");
-      if (payload.startsWith("cell:")) unstage(payload.slice(5));
-    };
     const mine = myTurn();
     buttons.confirm.disabled = !(mine && verdict && verdict.legal && staged.size);
     buttons.clear.disabled = !staged.size;
@@ -293,6 +322,20 @@ export function createSummy(root, ctx) {
     const spectator = view.seat === null || view.seat === undefined;
     for (const button of Object.values(buttons)) if (spectator) button.hidden = true;
   }
+
+  /** The last turn, said on the felt: who placed what for how much, who passed or swapped tiles. */
+  function showTableNote(last) {
+    const text = last && !view.game_over ? describeSummy(last, ctx.seatName) : "";
+    if (tableNote.textContent === text) return;
+    tableNote.textContent = text || "";
+    tableNote.hidden = !text;
+    tableNote.dataset.kind = last ? last.type : "";
+    // Restart the entrance animation for a new note.
+    tableNote.style.animation = "none";
+    void tableNote.offsetWidth;
+    tableNote.style.animation = "";
+  }
+  viewport.append(tableNote);
 
   return {
     /** Show a new view; a new move on the table clears the staging and centres on it. */
@@ -309,9 +352,14 @@ export function createSummy(root, ctx) {
         discardMode = false;
         verdict = null;
       }
+      const fresh = Boolean(before) && moveKey !== lastMoveKey;
+      // Someone else's tiles land one after another; your own are already where you put them.
+      arriving = fresh && next.last_move?.seat !== next.seat ? new Set(lastCells().map(([r, c]) => key(r, c))) : new Set();
       redraw();
+      arriving = new Set();
       if (moveKey !== lastMoveKey || !before) board.centreOn(lastCells());
       lastMoveKey = moveKey;
+      showTableNote(next.last_move);
     },
     /** Whether the viewer must act now. */
     myTurn,
@@ -358,7 +406,16 @@ export function showParams(params) {
   return shown;
 }
 
-/** Short notes beside a seat's name in the players list. */
+/** The board grows and shrinks with the screen: the table page gives it the room the rack leaves. */
+export const fillsScreen = true;
+
+/** Short notes beside a seat's name in the players list: tiles in hand, and what their last turn was. */
 export function seatNotes(view, seat) {
-  return view.hand_sizes ? [el("span", { class: "muted" }, t("js.summy.tiles_in_hand", { n: view.hand_sizes[seat] }))] : [];
+  const notes = view.hand_sizes ? [el("span", { class: "muted" }, t("js.summy.tiles_in_hand", { n: view.hand_sizes[seat] }))] : [];
+  const last = view.last_move;
+  if (last && last.seat === seat && !view.game_over) {
+    const text = last.type === "place" ? `+${last.score ?? 0}` : t(`js.summy.note_${last.type}`);
+    notes.push(el("span", { class: "note", dataset: { note: last.type } }, text));
+  }
+  return notes;
 }
