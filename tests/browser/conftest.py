@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from browser_harness import (
@@ -54,8 +55,13 @@ def new_page(browser: Browser, live: ServerProcess) -> Iterator[NewPage]:
     contexts = []
     errors: list[str] = []
 
-    def open_page(lang: str = "en-GB", viewport: ViewportSize | None = None) -> Page:
-        context = browser.new_context(base_url=live.url, locale=lang, viewport=viewport or DESKTOP)
+    def open_page(
+        lang: str = "en-GB", viewport: ViewportSize | None = None, **options: Any
+    ) -> Page:
+        """``options`` go to the browser context: ``has_touch=True``, ``color_scheme="dark"``..."""
+        context = browser.new_context(
+            base_url=live.url, locale=lang, viewport=viewport or DESKTOP, **options
+        )
         context.set_default_timeout(WAIT_MS)
         contexts.append(context)
         page = context.new_page()

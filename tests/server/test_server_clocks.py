@@ -202,3 +202,28 @@ def test_a_socket_with_unread_messages_closes_cleanly(server: LiveServer) -> Non
     w.ws.close_timeout = 2  # a failure costs 2 s, not 10
     w.close()
     assert w.ws.close_code == 1000  # 1006: the close handshake timed out
+
+
+def test_a_bot_takes_its_minimum_thinking_moment_by_the_servers_clock(tmp_path: Path) -> None:
+    """A bot's move lands no sooner than ``bot_min_think_s`` after it starts thinking, so that
+    people see it think; a stand-in for a late player does not wait."""
+    server = start_server(make_settings(tmp_path, bot_min_think_s=2.0))
+    try:
+        alice = server.client("alice")
+        alice.guest()
+        table_id = alice.create_table(game="slide", seats=2, bots={"1": "greedy"})["table"]["id"]
+        sock = alice.connect(table_id)
+        sock.recv()
+        alice.post(f"/api/tables/{table_id}/start")
+        sock.recv_until(lambda m: m.get("kind") == "start")
+        bot_moved = lambda m: m.get("kind") == "action" and m["seat"] == 1  # noqa: E731
+        with pytest.raises(TimeoutError):
+            sock.recv_until(bot_moved, timeout=1.5)  # the bot has chosen, the clock has not moved
+        server.advance(1.0)
+        with pytest.raises(TimeoutError):
+            sock.recv_until(bot_moved, timeout=1.0)
+        server.advance(1.0)
+        moved = sock.recv_until(bot_moved, timeout=10)
+        assert moved["data"]["by"] == "bot"
+    finally:
+        server.stop()

@@ -49,8 +49,12 @@ export function makeDraggable(node, hooks) {
       node.classList.remove("dragging");
       suppressClick = true;
       setTimeout(() => { suppressClick = false; }, 0);
-      if (dropped) hooks.drop(end.clientX, end.clientY);
-      hooks.end?.();
+      // After the touchend has reached the node: redrawing removes it, and a touch sequence whose
+      // node is gone leaves Chromium without the next tap's click.
+      setTimeout(() => {
+        if (dropped) hooks.drop(end.clientX, end.clientY);
+        hooks.end?.();
+      }, 0);
     };
     const onUp = (up) => finish(up, true);
     const onCancel = (cancel) => finish(cancel, false);

@@ -1,6 +1,7 @@
 // A game's leaderboard.
 import { api, routes } from "./api.js";
 import { el } from "./i18n.js";
+import { avatar } from "./avatar.js";
 
 const $ = (id) => document.getElementById(id);
 const game = $("leaderboard").dataset.game;
@@ -17,7 +18,7 @@ async function load() {
   const rows = data;
   $("leaderboard-rows").replaceChildren(...rows.map((row) => el("tr", {},
     el("td", {}, row.place),
-    el("td", {}, el("a", { href: `/profile/${encodeURIComponent(row.name)}` }, row.name)),
+    el("td", {}, el("a", { class: "player-link", href: `/profile/${encodeURIComponent(row.name)}` }, avatar(row.name), row.name)),
     el("td", {}, `${row.rating}${row.provisional ? "?" : ""}`),
     el("td", {}, row.games))));
   $("leaderboard-empty").hidden = rows.length > 0;

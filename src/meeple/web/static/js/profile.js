@@ -2,11 +2,13 @@
 import { api, routes } from "./api.js";
 import { ratingChart } from "./chart.js";
 import { el, t } from "./i18n.js";
+import { avatar } from "./avatar.js";
 import { GAMES } from "/js/games.js";
 
 const $ = (id) => document.getElementById(id);
 const name = $("profile").dataset.name;
 const GAME_NAMES = Object.keys(GAMES);
+$("profile").querySelector("h1").prepend(avatar(name, { size: "large" }));
 
 async function load() {
   let data;

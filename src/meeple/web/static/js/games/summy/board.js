@@ -111,7 +111,8 @@ export function createBoard(viewport, handlers) {
     return { x: (a.x + b.x) / 2 - box.left, y: (a.y + b.y) / 2 - box.top, distance: Math.hypot(a.x - b.x, a.y - b.y) };
   };
   viewport.addEventListener("pointerdown", (event) => {
-    if (event.target.closest("button, .tile")) return;
+    // Buttons (staged tiles, zoom) have their own gestures; a second finger always pinches.
+    if (event.target.closest("button") && pointers.size === 0) return;
     pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
     dragged = false;
     if (pointers.size === 2) {
@@ -152,7 +153,7 @@ export function createBoard(viewport, handlers) {
   viewport.addEventListener("pointercancel", release);
   viewport.addEventListener("click", (event) => {
     if (dragged) { dragged = false; return; }
-    if (event.target.closest(".zoom")) return;
+    if (event.target.closest(".zoom, .dir-choice")) return;
     const at = cellAt(event.clientX, event.clientY);
     if (at) {
       cursor = at;
@@ -198,13 +199,20 @@ export function createBoard(viewport, handlers) {
     }
   });
 
-  // A new window size (a phone turned, a resized window): show the last move again.
-  let lastSize = "";
+  // A new size (a phone turned, a line of text more under the rack): the middle of the felt stays
+  // where it was, so nothing the player is looking at jumps; the first size centres the last move.
+  let size = null;
   new ResizeObserver(() => {
-    const size = `${viewport.clientWidth}x${viewport.clientHeight}`;
-    if (size === lastSize) return;
-    lastSize = size;
-    centreOn(lastCells);
+    const next = { w: viewport.clientWidth, h: viewport.clientHeight };
+    if (size && next.w === size.w && next.h === size.h) return;
+    if (size) {
+      pan.x += (next.w - size.w) / 2;
+      pan.y += (next.h - size.h) / 2;
+      apply();
+    } else {
+      centreOn(lastCells);
+    }
+    size = next;
   }).observe(viewport);
 
   return {

@@ -41,7 +41,7 @@ export function createSummy(root, ctx) {
     onclick: () => { singleDir = dir; redraw(); check(); },
   }, t("js.summy.dir_" + dir)));
   dirBox.append(t("js.summy.read"), " ", ...dirButtons);
-  const controls = el("div", { class: "summy-controls" }, buttons.confirm, buttons.clear, dirBox,
+  const controls = el("div", { class: "summy-controls" }, buttons.confirm, buttons.clear,
     buttons.discard, buttons.confirmDiscard, buttons.pass, stock);
   // A replay shows the game, not how to play it: no placing help, no buttons.
   root.replaceChildren(...[viewport, ctx.replay ? null : help, cursorNews, rack, ctx.replay ? null : controls].filter(Boolean));
@@ -335,7 +335,8 @@ export function createSummy(root, ctx) {
     void tableNote.offsetWidth;
     tableNote.style.animation = "";
   }
-  viewport.append(tableNote);
+  // Which way a single tile reads: asked on the felt, so the buttons under the rack never move.
+  viewport.append(tableNote, dirBox);
 
   return {
     /** Show a new view; a new move on the table clears the staging and centres on it. */
