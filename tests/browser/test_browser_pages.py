@@ -354,6 +354,20 @@ def test_no_page_is_wider_than_a_phone_in_any_language(
     assert wide == []
 
 
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_no_page_is_wider_than_a_desktop_window(
+    new_page: NewPage, tables: dict[str, str], lang: str
+) -> None:
+    page = new_page(LANGUAGES[lang], {"width": 1280, "height": 800})
+    wide = []
+    for name, path in pages(tables).items():
+        visit(page, path, name)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > 1280:
+            wide.append((name, width))
+    assert wide == []
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_desktop_header_is_one_line_in_every_language(new_page: NewPage, lang: str) -> None:
     page = new_page(LANGUAGES[lang], {"width": 1280, "height": 800})

@@ -1,6 +1,7 @@
 // Step through a finished game, forward and back, from the server's replay of its record.
 import { api, routes } from "./api.js";
 import { el, t } from "./i18n.js";
+import { avatar } from "./avatar.js";
 import { GAMES } from "/js/games.js";
 import { describeTableEvent } from "./table_log.js";
 
@@ -34,8 +35,10 @@ async function show(n) {
   $("replay-first").disabled = $("replay-back").disabled = n === 0;
   $("replay-forward").disabled = $("replay-last").disabled = n === total;
   const scores = GAMES[table.game].shownScores(step.view);
-  $("players").replaceChildren(...table.seats.map((_, seat) => el("li", {},
-    seatName(seat), el("br"), scores[seat] !== undefined ? t("js.table.points", { n: scores[seat] }) : "")));
+  $("players").replaceChildren(...table.seats.map((entry, seat) => el("li", {},
+    avatar(seatName(seat), { bot: Boolean(entry.bot) }),
+    el("span", { class: "line" }, el("span", { class: "name" }, seatName(seat))),
+    el("span", { class: "line" }, scores[seat] !== undefined ? t("js.table.points", { n: scores[seat] }) : ""))));
   // The log: a line per action up to this step, the last one marked and kept in view.
   $("log").replaceChildren(...actions.slice(0, n).map((event, i) =>
     el("li", { class: i === n - 1 ? "current" : "" }, describeTableEvent(event, seatName, ui) || "")));
