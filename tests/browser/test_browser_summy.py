@@ -42,14 +42,16 @@ def wait_my_turn(page: Page) -> dict[str, Any] | None:
 
 
 def visible_cells(page: Page) -> set[tuple[int, int]]:
-    """The cells drawn wholly inside the board's window (the board pans; the rest is hidden)."""
+    """The cells drawn wholly inside the board's window (the board pans; the rest is hidden),
+    above the zoom buttons and the across/down choice at its foot."""
     cells: list[str] = page.evaluate(
         """() => {
             const box = document.querySelector('.summy-viewport').getBoundingClientRect();
             return [...document.querySelectorAll('.summy-plane [data-cell]')].filter((node) => {
                 const r = node.getBoundingClientRect();
-                return r.left >= box.left + 4 && r.right <= box.right - 110
-                    && r.top >= box.top + 4 && r.bottom <= box.bottom - 4;
+                return r.left >= box.left + 4 && r.right <= box.right - 4
+                    && r.top >= box.top + 4 && r.bottom <= box.bottom - 50
+                    && !(r.right > box.right - 56 && r.bottom > box.bottom - 130);
             }).map((node) => node.dataset.cell);
         }"""
     )
