@@ -28,7 +28,8 @@ def my_turn(page: Page) -> dict | None:  # type: ignore[type-arg]
         view = page.evaluate("window.meeple.view()")
         if view and view.get("game_over"):
             return None
-        if view and page.evaluate("document.querySelector('#turn-line').classList.contains('mine')"):
+        mine = "document.querySelector('#turn-line').classList.contains('mine')"
+        if view and page.evaluate(mine):
             return view  # type: ignore[no-any-return]
         page.wait_for_timeout(250)
     return None
@@ -48,7 +49,8 @@ def play_summy(page: Page, turns: int) -> None:
         else:
             action = {"type": "discard", "tiles": view["hand"][:3]}
         page.evaluate(
-            "(a) => window.meeple.connection.send({type: 'action', id: crypto.randomUUID(), action: a})",
+            "(a) => window.meeple.connection.send("
+            "{type: 'action', id: crypto.randomUUID(), action: a})",
             action,
         )
         page.wait_for_timeout(400)
@@ -61,7 +63,8 @@ def play_summy(page: Page, turns: int) -> None:
                 const mid = [b.left + b.width / 2, b.top + b.height / 2];
                 const boxes = [...document.querySelectorAll('.summy-plane .cell.target')]
                     .map((n) => n.getBoundingClientRect());
-                const d = (r) => Math.hypot(r.left + r.width / 2 - mid[0], r.top + r.height / 2 - mid[1]);
+                const d = (r) => Math.hypot(r.left + r.width / 2 - mid[0],
+                    r.top + r.height / 2 - mid[1]);
                 const best = boxes.sort((p, q) => d(p) - d(q))[0];
                 return [best.left + best.width / 2, best.top + best.height / 2]; }"""
         )
