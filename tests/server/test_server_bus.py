@@ -63,3 +63,32 @@ def test_a_closed_subscription_receives_nothing_more(make: Callable[[], Bus]) ->
         await bus.close()
 
     run_async(scenario())
+
+
+@pytest.mark.redis
+def test_a_thousand_subscribers_share_one_redis_connection() -> None:
+    """One pub/sub connection per process, one Redis subscription per channel: clients cost no
+    connection (one each ran the pool dry at about a hundred clients per server)."""
+    require_redis()
+
+    async def scenario() -> None:
+        bus = RedisBus(REDIS_URL)
+        probe = RedisBus(REDIS_URL)
+        subs = [await bus.subscribe(f"table:t{n % 50}") for n in range(1000)]
+        channels = await probe.redis.pubsub_channels("meeple:table:t*")
+        assert len(channels) == 50
+        await bus.publish("table:t7", {"version": 1})
+        got = [await asyncio.wait_for(s.get(), 5) for s in subs if s.channel == "table:t7"]
+        assert got == [{"version": 1}] * 20
+        numsub = dict(await probe.redis.pubsub_numsub("meeple:table:t7"))
+        assert numsub[b"meeple:table:t7"] == 1  # one Redis subscriber for twenty local ones
+        for s in subs:
+            if s.channel == "table:t7":
+                await s.close()
+        assert b"meeple:table:t7" not in await probe.redis.pubsub_channels("meeple:table:t*")
+        for s in subs:
+            await s.close()
+        await bus.close()
+        await probe.close()
+
+    run_async(scenario())

@@ -1,39 +1,52 @@
 """The Redis bus: pub/sub channels shared by several servers.
 
-Each subscription has its own pub/sub connection; messages are JSON text.
-Redis pub/sub does not keep messages, which is fine: the store is the truth,
-and a client that misses a message catches up by version from the store.
+One process holds one Redis pub/sub connection, whatever the number of its
+clients: a channel is subscribed on it once, when its first local subscriber
+comes, and dropped when its last one goes; a reader task hands each message to
+the local subscribers' queues (the in-process bus). A WebSocket client thus
+costs no Redis connection (one per client ran the pool dry at about a hundred
+clients per server). Messages are JSON text. Redis pub/sub keeps nothing,
+which is fine: the store is the truth, and a client that misses a message
+catches up by version from the store.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import logging
 from typing import Any
 
 import redis.asyncio as aioredis
 
+from meeple.bus.memory import InProcessBus, MemorySubscription
+
 CHANNEL_PREFIX = "meeple:"
+SUBSCRIBE_WAIT_S = 5.0
+log = logging.getLogger(__name__)
 
 
 class RedisSubscription:
-    """One channel of a Redis pub/sub connection."""
+    """A local subscriber of a channel of the process's shared pub/sub connection."""
 
-    def __init__(self, pubsub: Any, channel: str) -> None:
-        self._pubsub = pubsub
-        self.channel = channel
+    def __init__(self, bus: RedisBus, local: MemorySubscription) -> None:
+        self._bus = bus
+        self._local = local
+        self.channel = local.channel
+        self._closed = False
 
     async def get(self) -> dict[str, Any]:
         """The next message published on the channel."""
-        while True:
-            message = await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=None)
-            if message is not None and message.get("type") == "message":
-                data: dict[str, Any] = json.loads(message["data"])
-                return data
+        return await self._local.get()
 
     async def close(self) -> None:
-        """Unsubscribe and release the connection."""
-        await self._pubsub.unsubscribe()
-        await self._pubsub.aclose()
+        """Stop receiving; the channel is unsubscribed once nobody here listens to it."""
+        if self._closed:
+            return
+        self._closed = True
+        await self._local.close()
+        await self._bus._release(self.channel)
 
 
 class RedisBus:
@@ -41,21 +54,87 @@ class RedisBus:
 
     def __init__(self, url: str) -> None:
         self._redis = aioredis.Redis.from_url(url)
+        self._local = InProcessBus()
+        self._pubsub: Any = None
+        self._reader: asyncio.Task[None] | None = None
+        self._listeners: dict[str, int] = {}
+        self._confirmed: dict[str, asyncio.Event] = {}
+        self._lock = asyncio.Lock()
+
+    @property
+    def redis(self) -> aioredis.Redis:
+        """The client (a connection pool) for other uses of the same Redis: leases, presence."""
+        return self._redis
 
     async def publish(self, channel: str, message: dict[str, Any]) -> None:
         """Publish ``message`` as JSON on ``channel``."""
         await self._redis.publish(CHANNEL_PREFIX + channel, json.dumps(message))
 
     async def subscribe(self, channel: str) -> RedisSubscription:
-        """A new pub/sub connection subscribed to ``channel`` (ready when this returns)."""
-        pubsub = self._redis.pubsub()
-        await pubsub.subscribe(CHANNEL_PREFIX + channel)
-        return RedisSubscription(pubsub, channel)
+        """A subscriber of ``channel``, receiving every message published once this returns."""
+        local = await self._local.subscribe(channel)
+        async with self._lock:
+            count = self._listeners.get(channel, 0)
+            self._listeners[channel] = count + 1
+            if count == 0:
+                confirmed = self._confirmed[channel] = asyncio.Event()
+                if self._pubsub is None:
+                    self._pubsub = self._redis.pubsub()
+                await self._pubsub.subscribe(CHANNEL_PREFIX + channel)
+                if self._reader is None:
+                    self._reader = asyncio.create_task(self._read())
+            else:
+                confirmed = self._confirmed[channel]
+        # Redis confirms the subscription in order on the connection: after it, nothing is missed.
+        await asyncio.wait_for(confirmed.wait(), SUBSCRIBE_WAIT_S)
+        return RedisSubscription(self, local)
+
+    async def _release(self, channel: str) -> None:
+        async with self._lock:
+            count = self._listeners.get(channel, 0) - 1
+            if count > 0:
+                self._listeners[channel] = count
+                return
+            self._listeners.pop(channel, None)
+            self._confirmed.pop(channel, None)
+            if self._pubsub is not None:
+                with contextlib.suppress(Exception):  # closing with the server
+                    await self._pubsub.unsubscribe(CHANNEL_PREFIX + channel)
+
+    async def _read(self) -> None:
+        """Hand every message of the shared connection to the local subscribers of its channel."""
+        while True:
+            try:
+                message = await self._pubsub.get_message(timeout=None)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the Redis bus lost its connection; reconnecting")
+                await asyncio.sleep(0.5)
+                continue
+            if message is None:
+                continue
+            name = message.get("channel")
+            channel = (name.decode() if isinstance(name, bytes) else str(name))[len(CHANNEL_PREFIX) :]
+            if message["type"] == "subscribe":
+                event = self._confirmed.get(channel)
+                if event is not None:
+                    event.set()
+            elif message["type"] == "message":
+                await self._local.publish(channel, json.loads(message["data"]))
 
     async def ping(self) -> None:
         """Fail if Redis does not answer (checked at start-up)."""
         await self._redis.ping()
 
     async def close(self) -> None:
-        """Close the connection pool."""
+        """Stop the reader, close the pub/sub connection and the pool."""
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(BaseException):
+                await self._reader
+        if self._pubsub is not None:
+            with contextlib.suppress(Exception):
+                await self._pubsub.aclose()
+        await self._local.close()
         await self._redis.aclose()
