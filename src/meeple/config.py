@@ -58,6 +58,13 @@ class Settings(BaseSettings):
         description="a bot's move lands no sooner than this after it starts thinking, so"
         " people see it think; 0 in tests",
     )
+    lease_s: float = Field(
+        3.0,
+        gt=0.2,
+        le=60,
+        description="with several servers, how long a table's owner keeps it without renewing;"
+        " a dead owner's tables are taken over within about this",
+    )
     max_message_bytes: int = Field(16384, ge=256)
     chat_max_chars: int = Field(500, ge=1)
     limit_auth: str = Field("10/minute", description="log-in and sign-up tries per address")

@@ -115,7 +115,8 @@ class RedisBus:
             if message is None:
                 continue
             name = message.get("channel")
-            channel = (name.decode() if isinstance(name, bytes) else str(name))[len(CHANNEL_PREFIX) :]
+            full = name.decode() if isinstance(name, bytes) else str(name)
+            channel = full[len(CHANNEL_PREFIX) :]
             if message["type"] == "subscribe":
                 event = self._confirmed.get(channel)
                 if event is not None:

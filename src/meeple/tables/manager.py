@@ -4,12 +4,22 @@ A table is loaded by replaying its stored event log (so the game state comes
 from the record: game, options, seed, actions). On start-up every table that
 was open or playing is loaded and resumed: clocks restart, bots move again,
 and a game whose last action ended it is finished.
+
+With servers sharing tables (Redis), each live table has one owner at a time
+(:mod:`meeple.tables.owners`): only it runs the table's clocks and bots and
+writes its events; the others forward writes to it (:mod:`meeple.tables.calls`)
+and keep a copy for views. A watcher renews this server's leases and takes
+over the live tables nobody holds (an owner that died), within a few seconds.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import secrets
+import time
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -22,12 +32,16 @@ from meeple.store.database import Database
 from meeple.store.models import GameTable, TableSeat
 from meeple.tables.access import check_finished
 from meeple.tables.bots import BotPool
+from meeple.tables.calls import CallRouter, CallTimeout, NotOwner
 from meeple.tables.clock import Clock
 from meeple.tables.errors import TableError
 from meeple.tables.log import CLOSED, FINISHED, OPEN, PLAYING, LogEvent
+from meeple.tables.owners import Ownership, RedisLeases, SoleOwner
 from meeple.tables.persist import event_from_row, event_row, seat_row
 from meeple.tables.spec import TableSpec, check_game, check_spec
 from meeple.tables.table import Table, TableContext, TableInfo, reset_for_rematch
+
+log = logging.getLogger(__name__)
 
 LOBBY_CHANNEL = "lobby"
 """The bus channel of lobby updates (a public table opened, changed or gone)."""
@@ -52,7 +66,7 @@ class TableManager:
     ) -> None:
         self.db, self.bus, self.clock, self.settings = db, bus, clock, settings
         self.ctx = TableContext(
-            db, bus, clock, bots, settings, limits, self.lobby_changed, self.rematch
+            db, bus, clock, bots, settings, limits, self.lobby_changed, self.rematch, self.forward
         )
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Lock] = {}
@@ -60,18 +74,104 @@ class TableManager:
         """How long a finished or closed table stays in memory with nobody at it."""
         self.shared = settings.redis is not None
         """Other servers may write to the same tables (a shared database and Redis bus)."""
+        redis = getattr(bus, "redis", None)
+        self.ownership: Ownership = SoleOwner()
+        if self.shared and redis is not None:
+            self.ownership = RedisLeases(redis, settings.lease_s)
+        self.calls = CallRouter(bus, self.ownership.server_id, self.get)
+        self._watcher: asyncio.Task[None] | None = None
+
+    @property
+    def server_id(self) -> str:
+        """This server's name among the servers sharing tables."""
+        return self.ownership.server_id
 
     async def start(self) -> None:
-        """Load and resume every table that is open or playing."""
-        ids = await self.db.run(queries.table_ids_with_status, [OPEN, PLAYING])
-        for table_id in ids:
-            table = await self.get(table_id)
-            await table.resume()
+        """Take and resume every open or playing table nobody else runs; watch the leases."""
+        if self.shared:
+            await self.calls.start()
+        await self.take_orphans()
+        if self.shared:
+            self._watcher = asyncio.create_task(self._watch())
 
     async def stop(self) -> None:
-        """Stop every table's clocks and bots."""
+        """Stop every table's clocks and bots, and hand this server's tables over at once."""
+        if self._watcher is not None:
+            self._watcher.cancel()
+            with contextlib.suppress(BaseException):
+                await self._watcher
         for table in list(self.tables.values()):
             await table.shutdown()
+        owned = [t.info.id for t in self.tables.values() if t.owned]
+        with contextlib.suppress(Exception):  # Redis may be gone already
+            await self.ownership.release(owned)
+        if self.shared:
+            await self.calls.stop()
+
+    # ----- ownership -----------------------------------------------------
+
+    async def claim(self, table: Table) -> bool:
+        """Become the table's owner if nobody is: fold what others stored, resume it."""
+        if table.owned:
+            return True
+        if not await self.ownership.acquire(table.info.id):
+            return False
+        async with table.lock:
+            table.owned = True
+            await table._catch_up_locked()
+        await table.resume()
+        log.info("server %s runs table %s", self.server_id, table.info.id)
+        return True
+
+    async def take_orphans(self) -> None:
+        """Take over every open or playing table that has no owner (all of them, alone)."""
+        ids = await self.db.run(queries.table_ids_with_status, [OPEN, PLAYING])
+        for table_id in await self.ownership.unowned(ids):
+            try:
+                await self.claim(await self.get(table_id))
+            except Exception:
+                log.exception("taking table %s over failed", table_id)
+
+    async def _watch(self) -> None:
+        """Renew this server's leases; take over the live tables whose owner went away."""
+        every = self.settings.lease_s / 3
+        while True:
+            await asyncio.sleep(every)
+            try:
+                owned = [t.info.id for t in self.tables.values() if t.owned]
+                for table_id in await self.ownership.renew(owned):
+                    await self.stand_down(self.tables[table_id])
+                await self.take_orphans()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("watching the table leases failed")
+
+    async def stand_down(self, table: Table) -> None:
+        """Another server took the table: stop running it here (its copy stays for views)."""
+        log.warning("server %s lost table %s to another server", self.server_id, table.info.id)
+        table.owned = False
+        await table.runtime.stand_down()
+
+    async def forward(self, table: Table, op: str, arguments: dict[str, Any]) -> Any:
+        """Run a write on the table's owner; with no owner, take the table and run it here."""
+        give_up = time.monotonic() + self.settings.lease_s + 5
+        while True:
+            if table.owned:
+                return await getattr(table, op)(**arguments)
+            owner = await self.ownership.owner_of(table.info.id)
+            if owner is None or owner == self.server_id:
+                if not await self.claim(table):
+                    await asyncio.sleep(0.05)
+                continue
+            try:
+                return await self.calls.call(owner, table.info.id, op, arguments, timeout=2.0)
+            except NotOwner:
+                await asyncio.sleep(0.05)
+            except CallTimeout:
+                pass  # the owner may be dead: its lease runs out, then someone takes over
+            if time.monotonic() > give_up:
+                raise TableError("unavailable", "the table's server does not answer; try again")
 
     async def get(self, table_id: str) -> Table:
         """The table with this id, loaded from the store if needed; ``TableError`` if none.
@@ -139,6 +239,7 @@ class TableManager:
         )
         table.fold(first)
         await self.db.run(_insert_table_tx, info, table, first)
+        table.owned = await self.ownership.acquire(info.id)  # a new id: nobody else has it
         self.tables[info.id] = table
         await self.bus.publish(f"table:{info.id}", first.public())
         await table.resume()
@@ -219,6 +320,9 @@ class TableManager:
             self.forget_later(table_id)
             return
         del self.tables[table_id]
+        if table.owned and self.ownership.shared:
+            task = asyncio.get_running_loop().create_task(self.ownership.release([table_id]))
+            task.add_done_callback(lambda t: t.exception())
 
     async def record(self, table_id: str) -> GameRecord:
         """The record of a finished game (the format the CLI replays)."""

@@ -45,23 +45,56 @@ class TableRuntime:
         return snap.status == PLAYING and seat in self.table.game.to_act(snap.state)
 
     async def resume(self) -> None:
-        """After loading: finish what a crash interrupted, restart clocks and bots.
-
-        A move clock restarts from the moment the position arose (the last
-        action, or the start), as stored, so a restart gives nobody extra time.
-        """
+        """After loading or taking the table over: finish what a crash interrupted, restart
+        clocks and bots. The clocks come from the stored log (:meth:`deadlines_from_log`),
+        so a restart or a new owner gives nobody extra time."""
         async with self.table.lock:
-            if self.table.snap.status == PLAYING and not self.deadlines:
-                arose = max(
-                    (e.at for e in self.table.events if e.kind in ("start", "action")), default=None
-                )
-                humans = {s.seat for s in self.table.snap.seats if not s.played_by_server}
-                if arose is not None:
-                    for seat in self.table.game.to_act(self.table.snap.state) & humans:
-                        self.deadlines[seat] = arose + self.table.info.move_seconds
+            self.deadlines = self.deadlines_from_log()
             await self.settle(None)
 
+    def deadlines_from_log(self) -> dict[int, float]:
+        """Each person's move clock as the stored events set it.
+
+        A seat's clock started at the last event after which it had to act without
+        interruption: its own last action, or the event that made it due (a start, or
+        someone else's action after which it had to act and before which it did not).
+        """
+        table = self.table
+        snap = table.snap
+        if snap.status != PLAYING:
+            return {}
+        humans = {s.seat for s in snap.seats if not s.played_by_server}
+        due = table.game.to_act(snap.state) & humans
+        deadlines: dict[int, float] = {}
+        for seat in sorted(due):
+            since = None
+            for event in reversed(table.events):
+                if event.kind not in ("start", "action"):
+                    continue
+                since = event.at
+                if event.kind == "start" or event.seat == seat:
+                    break
+                before = snap.state_at(event.version - 1)
+                if before is None or seat not in table.game.to_act(before):
+                    break
+            if since is not None:
+                deadlines[seat] = since + table.info.move_seconds
+        return deadlines
+
+    async def stand_down(self) -> None:
+        """Another server owns the table now: stop its clock, bots and bot fill here."""
+        tasks = [t for t in (self._timer, self._filler, *self._thinking.values()) if t is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        self._timer = self._filler = None
+        self._thinking.clear()
+        self.deadlines.clear()
+
     async def settle(self, acted_seat: int | None) -> None:
+        """After a change: write the finish or start it made due, set the clocks, wake bots."""
         snap = self.table.snap
         result = self.table.game.result(snap.state) if snap.status == PLAYING else None
         if result is not None:
@@ -88,7 +121,7 @@ class TableRuntime:
     def arm_bot_fill(self) -> None:
         """A quick-play table still waiting gets bots at :attr:`bots_at`: nobody waits for ever."""
         at = self.bots_at
-        if at is None or self._closed or self._filler is not None:
+        if at is None or self._closed or self._filler is not None or not self.table.owned:
             return
         self._filler = asyncio.create_task(self._fill_later(at))
 
@@ -106,6 +139,7 @@ class TableRuntime:
             self._filler = None
 
     def reset_deadlines(self, acted_seat: int | None) -> None:
+        """Clocks for the seats to act: kept for those still due, new for the newly due."""
         to_act: frozenset[int] = frozenset()
         if self.table.snap.status == PLAYING:
             to_act = self.table.game.to_act(self.table.snap.state)
@@ -119,7 +153,7 @@ class TableRuntime:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        if self.deadlines and not self._closed:
+        if self.deadlines and not self._closed and self.table.owned:
             self._timer = asyncio.create_task(self._timer_loop(dict(self.deadlines)))
 
     async def _timer_loop(self, deadlines: dict[int, float]) -> None:
@@ -130,7 +164,8 @@ class TableRuntime:
                 self._think(seat, "greedy", "timeout", at)
 
     def wake_bots(self) -> None:
-        if self.table.snap.status != PLAYING or self._closed:
+        """Start thinking for every bot or zombie seat to act (only on the table's owner)."""
+        if self.table.snap.status != PLAYING or self._closed or not self.table.owned:
             return
         for seat in self.table.game.to_act(self.table.snap.state):
             info = self.table.snap.seats[seat]

@@ -24,6 +24,7 @@ from meeple.ratelimit import RateLimits
 from meeple.store import queries
 from meeple.store.database import Database
 from meeple.tables.bots import BotPool
+from meeple.tables.calls import at_owner
 from meeple.tables.clock import Clock
 from meeple.tables.errors import TableError
 from meeple.tables.log import (
@@ -73,6 +74,8 @@ class TableContext:
     limits: RateLimits
     lobby_changed: Callable[[Table], Awaitable[None]]
     create_rematch: Callable[[Table], Awaitable[str]]
+    forward: Callable[[Table, str, dict[str, Any]], Awaitable[Any]]
+    """Run a write on the table's owner (another server), or take the table over."""
 
 
 QUICK_PLAY_BOT = "greedy"
@@ -97,13 +100,16 @@ class Table:
         self.viewers: dict[int, int | None] = {}
         """Connections to this table on this server: connection key -> user id (None: anonymous)."""
         self.lock = asyncio.Lock()
+        self.owned = False
+        """Whether this server runs the table (clocks, bots, writes); else it forwards writes."""
         self.runtime = TableRuntime(self)
         """The table's clocks and bots."""
+        self._views: dict[tuple[int, int | None], Mapping[str, JSON] | None] = {}
 
     @property
     def deadlines(self) -> dict[int, float]:
-        """Seat -> when its move clock runs out."""
-        return self.runtime.deadlines
+        """Seat -> when its move clock runs out (from the log on a server that does not own it)."""
+        return self.runtime.deadlines if self.owned else self.runtime.deadlines_from_log()
 
     async def resume(self) -> None:
         """After loading: finish what a crash interrupted, restart clocks and bots."""
@@ -131,14 +137,30 @@ class Table:
         rows = await self.ctx.db.run(queries.events_after, self.info.id, self.snap.version)
         for row in rows:
             self.fold(event_from_row(row))
-        if rows:
+        if rows and self.owned:
+            # The clocks as the log sets them: a deadline kept from before would be stale.
+            self.runtime.deadlines = self.runtime.deadlines_from_log()
             self.runtime.reset_deadlines(None)
             self.runtime.wake_bots()
 
     def view_at(self, version: int, seat: int | None) -> Mapping[str, JSON] | None:
-        """What ``seat`` (``None``: a spectator) may see just after event ``version``."""
+        """What ``seat`` (``None``: a spectator) may see just after event ``version``.
+
+        Computed once per (version, seat) and shared by every connection that needs it
+        (a hundred spectators of one table cost one view per event); the last few
+        versions are kept.
+        """
+        key = (version, seat)
+        if key in self._views:
+            return self._views[key]
         state = self.snap.state_at(version)
-        return None if state is None else self.game.view(state, seat)
+        view = None if state is None else self.game.view(state, seat)
+        if version >= self.snap.version - 2:
+            if len(self._views) > 64:
+                oldest = self.snap.version - 2
+                self._views = {k: v for k, v in self._views.items() if k[0] >= oldest}
+            self._views[key] = view
+        return view
 
     def spectator_count(self) -> int:
         """How many connections to this table (on this server) have no seat at it."""
@@ -206,6 +228,7 @@ class Table:
 
     # ----- requests from players -----------------------------------------
 
+    @at_owner()
     async def join(self, user_id: int, name: str, seat: int | None) -> int:
         """Seat a user (at ``seat`` or the first free one); returns the seat."""
         async with self.lock:
@@ -223,6 +246,7 @@ class Table:
         await self.ctx.lobby_changed(self)
         return seat
 
+    @at_owner()
     async def leave(self, user_id: int) -> None:
         """Leave: before the start the seat is freed; during the game a zombie bot takes it."""
         async with self.lock:
@@ -238,6 +262,7 @@ class Table:
             await self.runtime.settle(None)
         await self.ctx.lobby_changed(self)
 
+    @at_owner()
     async def kick(self, user_id: int, seat: int) -> None:
         """The creator removes whoever sits in ``seat`` before the start."""
         async with self.lock:
@@ -245,6 +270,7 @@ class Table:
             await self.write("kick", seat, {}, user_id=user_id)
         await self.ctx.lobby_changed(self)
 
+    @at_owner()
     async def fill_with_bots(self, user_id: int | None, level: str = QUICK_PLAY_BOT) -> None:
         """Seat a bot of ``level`` in every free seat (a quick-play table then starts).
 
@@ -261,6 +287,7 @@ class Table:
             await self.runtime.settle(None)
         await self.ctx.lobby_changed(self)
 
+    @at_owner()
     async def start(self, user_id: int) -> None:
         """The creator starts the game; every seat must be taken."""
         async with self.lock:
@@ -269,6 +296,7 @@ class Table:
             await self.runtime.settle(None)
         await self.ctx.lobby_changed(self)
 
+    @at_owner()
     async def close(self, user_id: int) -> None:
         """The creator closes a table that has not started."""
         async with self.lock:
@@ -276,6 +304,7 @@ class Table:
             await self.write("close", None, {"reason": "closed by its creator"}, user_id=user_id)
         await self.ctx.lobby_changed(self)
 
+    @at_owner(decode=tuple)
     async def act(
         self, user_id: int, client_id: str | None, action: JSON, seat: int | None = None
     ) -> tuple[int, bool]:
@@ -323,6 +352,7 @@ class Table:
             await self.ctx.lobby_changed(self)
         return event.version, False
 
+    @at_owner()
     async def chat(self, user_id: int, name: str, text: str) -> int:
         """Post a chat line (kept raw; pages escape it); returns its version.
 
@@ -343,6 +373,7 @@ class Table:
             event = await self.write("chat", seat, {"name": name, "text": text}, user_id=user_id)
         return event.version
 
+    @at_owner()
     async def ask_rematch(self, user_id: int) -> str | None:
         """Vote for a rematch; once every player still seated agrees, the new table's id."""
         async with self.lock:

@@ -1,0 +1,177 @@
+"""Writes happen on a table's owner: a request on another server is forwarded over the bus.
+
+A :class:`~meeple.tables.table.Table` method marked :func:`at_owner` runs where
+it is called if this server owns the table; otherwise the table's context
+forwards it (the manager finds the owner, or takes the table over if it has
+none). The owner's :class:`CallRouter` runs the same method there and answers
+on the caller's server channel with the result or the refusal, which the
+caller raises as its own. Arguments and results are JSON (ids, names, actions).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import inspect
+import logging
+import uuid
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from meeple.bus import Bus, Subscription
+from meeple.games.base import JSON
+from meeple.ratelimit import RateLimited
+from meeple.tables.errors import TableError
+
+if TYPE_CHECKING:
+    from meeple.tables.table import Table
+
+log = logging.getLogger(__name__)
+F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
+
+
+def server_channel(server_id: str) -> str:
+    """The bus channel where a server takes calls and replies."""
+    return f"server:{server_id}"
+
+
+class NotOwner(Exception):
+    """The server asked does not own the table (any more): look for its owner again."""
+
+
+class CallTimeout(Exception):
+    """The owner did not answer in time (it may be dead: its lease will expire)."""
+
+
+def at_owner(decode: Callable[[Any], Any] | None = None) -> Callable[[F], F]:
+    """Run a table method on the table's owner; ``decode`` rebuilds a forwarded result."""
+
+    def wrap(method: F) -> F:
+        signature = inspect.signature(method)
+
+        @functools.wraps(method)
+        async def run(self: Table, *args: Any, **kwargs: Any) -> Any:
+            if self.owned:
+                return await method(self, *args, **kwargs)
+            bound = signature.bind(self, *args, **kwargs)
+            bound.apply_defaults()
+            arguments = {k: v for k, v in bound.arguments.items() if k != "self"}
+            result = await self.ctx.forward(self, method.__name__, arguments)
+            return decode(result) if decode else result
+
+        return run  # type: ignore[return-value]
+
+    return wrap
+
+
+def error_to_json(error: TableError) -> dict[str, JSON]:
+    """A refusal as it crosses the bus."""
+    return {**error.to_json(), "retry_after": getattr(error, "retry_after", None)}
+
+
+def error_from_json(data: dict[str, Any]) -> TableError:
+    """The refusal the owner raised, raised again here (a rate limit keeps its wait)."""
+    error: TableError
+    if data.get("code") == "rate_limited":
+        error = RateLimited.__new__(RateLimited)
+        error.retry_after = int(data.get("retry_after") or 1)
+    else:
+        error = TableError.__new__(TableError)
+    TableError.__init__(
+        error, data["code"], data["message"], reason=data.get("reason"), params=data.get("params")
+    )
+    return error
+
+
+class CallRouter:
+    """This server's end of the calls: it runs calls for tables it owns and gets its replies."""
+
+    def __init__(
+        self, bus: Bus, server_id: str, find: Callable[[str], Awaitable[Table]]
+    ) -> None:
+        self.bus = bus
+        self.server_id = server_id
+        self.find = find
+        self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._subscription: Subscription | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._running: set[asyncio.Task[None]] = set()
+
+    async def start(self) -> None:
+        """Listen on this server's channel."""
+        self._subscription = await self.bus.subscribe(server_channel(self.server_id))
+        self._task = asyncio.create_task(self._serve())
+
+    async def stop(self) -> None:
+        """Stop listening; calls still waiting fail as timed out."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._task
+        if self._subscription is not None:
+            await self._subscription.close()
+        for future in self._pending.values():
+            if not future.done():
+                future.set_exception(CallTimeout())
+
+    async def call(
+        self, owner: str, table_id: str, op: str, arguments: dict[str, Any], timeout: float
+    ) -> Any:
+        """Run ``op`` on ``owner``'s copy of the table; its result, or its refusal raised."""
+        call_id = uuid.uuid4().hex
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._pending[call_id] = future
+        try:
+            await self.bus.publish(
+                server_channel(owner),
+                {
+                    "type": "call",
+                    "id": call_id,
+                    "from": self.server_id,
+                    "table": table_id,
+                    "op": op,
+                    "args": arguments,
+                },
+            )
+            try:
+                reply = await asyncio.wait_for(future, timeout)
+            except TimeoutError as exc:
+                raise CallTimeout() from exc
+        finally:
+            self._pending.pop(call_id, None)
+        if reply.get("not_owner"):
+            raise NotOwner()
+        if "error" in reply:
+            raise error_from_json(reply["error"])
+        return reply.get("result")
+
+    async def _serve(self) -> None:
+        assert self._subscription is not None
+        while True:
+            message = await self._subscription.get()
+            if message.get("type") == "reply":
+                future = self._pending.get(message.get("id", ""))
+                if future is not None and not future.done():
+                    future.set_result(message)
+            elif message.get("type") == "call":
+                task = asyncio.create_task(self._answer(message))
+                self._running.add(task)
+                task.add_done_callback(self._running.discard)
+
+    async def _answer(self, message: dict[str, Any]) -> None:
+        reply: dict[str, Any] = {"type": "reply", "id": message["id"]}
+        try:
+            table = await self.find(message["table"])
+            if not table.owned:
+                reply["not_owner"] = True
+            else:
+                method = getattr(table, message["op"])
+                result = await method(**message["args"])
+                reply["result"] = list(result) if isinstance(result, tuple) else result
+        except TableError as error:
+            reply["error"] = error_to_json(error)
+        except Exception:
+            log.exception("call %s on table %s failed", message.get("op"), message.get("table"))
+            reply["error"] = error_to_json(TableError("unavailable", "the table's server failed"))
+        await self.bus.publish(server_channel(message["from"]), reply)

@@ -1,0 +1,149 @@
+"""One owner per table when servers share tables: only the owner runs a table's clocks and bots
+and writes its events; the other servers forward writes to it; when it dies, another server
+takes the table over within seconds, with no action lost or applied twice."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_harness import (
+    GAMES,
+    LiveServer,
+    Socket,
+    free_port,
+    make_settings,
+    play_out,
+    require_redis,
+    start_server,
+)
+from test_server_restart import RemoteServer, ServeProcess, client_of
+
+from meeple.games.base import GameRecord, replay
+
+
+@pytest.fixture
+def two_servers(tmp_path: Path, pg_url: str) -> Iterator[tuple[LiveServer, LiveServer]]:
+    redis_url = require_redis()
+    east = start_server(make_settings(tmp_path / "a", pg_url, redis=redis_url))
+    west = start_server(make_settings(tmp_path / "b", pg_url, redis=redis_url))
+    try:
+        yield east, west
+    finally:
+        east.stop()
+        west.stop()
+
+
+def count_bot_calls(server: LiveServer) -> list[str]:
+    """Record every bot move the server computes (by table id)."""
+    calls: list[str] = []
+    pool = server.services.bots
+    choose = pool.choose
+
+    async def counted(game: str, level: str, *args: Any) -> Any:
+        calls.append(game)
+        return await choose(game, level, *args)
+
+    pool.choose = counted  # type: ignore[method-assign]
+    return calls
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+def test_only_the_owner_runs_the_bots_and_the_others_forward(
+    two_servers: tuple[LiveServer, LiveServer],
+) -> None:
+    east, west = two_servers
+    east_bots, west_bots = count_bot_calls(east), count_bot_calls(west)
+    alice = east.client("alice")
+    alice.register("alice")
+    table_id = alice.create_table(game="slide", seats=3, bots={"1": "greedy", "2": "greedy"})[
+        "table"
+    ]["id"]
+    alice.post(f"/api/tables/{table_id}/start")
+    # Alice plays the whole game through the other server: her actions are forwarded.
+    on_west = west.client("alice")
+    on_west.http.cookies = alice.http.cookies
+    sock = on_west.connect(table_id)
+    assert sock.recv()["table"]["status"] == "playing"
+    sent = play_out({0: sock}, "slide")
+    assert sent > 10
+    table = on_west.get(f"/api/tables/{table_id}")["table"]
+    assert table["status"] == "finished"
+    assert east.services.tables.tables[table_id].owned
+    assert not west.services.tables.tables[table_id].owned
+    assert west_bots == [] and len(east_bots) > 20  # the bots ran once, on the owner
+    events = alice.get(f"/api/tables/{table_id}/events")
+    assert [e["version"] for e in events] == list(range(1, len(events) + 1))
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+def test_deadlines_seen_on_another_server_are_the_owners(
+    two_servers: tuple[LiveServer, LiveServer],
+) -> None:
+    east, west = two_servers
+    alice = east.client("alice")
+    alice.register("alice")
+    table_id = alice.create_table(
+        game="slide", seats=2, bots={"1": "greedy"}, move_seconds=60
+    )["table"]["id"]
+    alice.post(f"/api/tables/{table_id}/start")
+    sock = alice.connect(table_id)
+    hello = sock.recv()
+    on_west = west.client("alice")
+    on_west.http.cookies = alice.http.cookies
+    seen = on_west.get(f"/api/tables/{table_id}")["table"]["deadlines"]
+    assert seen == hello["table"]["deadlines"] == {"0": pytest.approx(east.clock.now() + 60)}
+
+
+@pytest.mark.slow
+@pytest.mark.postgres
+@pytest.mark.redis
+def test_the_owner_is_killed_and_another_server_finishes_the_game(
+    tmp_path: Path, pg_url: str
+) -> None:
+    redis_url = require_redis()
+    settings = {"MEEPLE_DB": pg_url, "MEEPLE_REDIS": redis_url, "MEEPLE_LEASE_S": "3"}
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    east = ServeProcess(tmp_path / "a", free_port(), settings)
+    west = ServeProcess(tmp_path / "b", free_port(), settings)
+    sockets: list[Socket] = []
+    try:
+        creator = client_of(RemoteServer(east.url), "alice")
+        creator.guest()
+        table_id = creator.create_table(
+            game="slide", seats=3, bots={"1": "greedy", "2": "greedy"}, move_seconds=3600
+        )["table"]["id"]
+        creator.post(f"/api/tables/{table_id}/start")
+        player = client_of(RemoteServer(west.url), "alice", creator.http.cookies)
+        sock = player.connect(table_id)
+        sockets.append(sock)
+        sock.recv()
+        play_out({0: sock}, "slide", stop=lambda: sock.version >= 20)
+        east.kill()
+        killed = time.monotonic()
+        # The next action goes through once the west server owns the table.
+        first_after = play_out({0: sock}, "slide", stop=lambda: sock.version >= 40)
+        assert first_after > 0
+        taken_over = time.monotonic() - killed
+        play_out({0: sock}, "slide")
+        table = player.get(f"/api/tables/{table_id}")["table"]
+        assert table["status"] == "finished"
+        record = GameRecord.from_json(player.get(f"/api/tables/{table_id}/record"))
+        final = GAMES["slide"].result(replay(GAMES["slide"], record)[-1])
+        assert final is not None and table["result"] == final.to_json()
+        events = player.get(f"/api/tables/{table_id}/events")
+        assert [e["version"] for e in events] == list(range(1, len(events) + 1))
+        assert sum(e["kind"] == "action" for e in events) == len(record.actions)
+        assert taken_over < 20, taken_over
+    finally:
+        for s in sockets:
+            s.close()
+        west.stop()
+        if east.process.poll() is None:
+            east.kill()
