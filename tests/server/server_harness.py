@@ -172,6 +172,9 @@ def start_server(settings: Settings, clock_start: float | None = None) -> LiveSe
     app = create_app(settings, clock)
     port = free_port()
     options = {**uvicorn_options(settings), "host": "127.0.0.1", "port": port}
+    # Test clients keep connections idle for long stretches: a server closing one just as a
+    # client reuses it reads as "connection reset" (a race of the test, not of the server).
+    options["timeout_keep_alive"] = 120
     config = uvicorn.Config(app, **options, log_level="warning")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_harness import LiveServer, Socket, make_settings, play_out, start_server
+from server_harness import LiveServer, Socket, brain, make_settings, play_out, start_server
 
 
 def advance_until(
@@ -227,3 +227,34 @@ def test_a_bot_takes_its_minimum_thinking_moment_by_the_servers_clock(tmp_path: 
         assert moved["data"]["by"] == "bot"
     finally:
         server.stop()
+
+
+def test_clocks_rebuilt_from_the_log_match_the_running_clocks(server: LiveServer) -> None:
+    """A server taking a table over (or catching up) rebuilds the move clocks from the stored
+    events: in a simultaneous reveal, a seat's clock keeps running while the other seat acts
+    (a stale deadline kept from an old copy timed players out early)."""
+    alice, bob = server.client("alice"), server.client("bob")
+    alice.guest()
+    bob.guest()
+    table_id = alice.create_table(game="slide", seats=2, move_seconds=60)["table"]["id"]
+    bob.post(f"/api/tables/{table_id}/join", {})
+    alice.post(f"/api/tables/{table_id}/start")
+    sockets = {0: alice.connect(table_id), 1: bob.connect(table_id)}
+    started = sockets[0].recv()["table"]["deadlines"]["0"]
+    sockets[1].recv()
+    table = server.services.tables.tables[table_id]
+    minds = {seat: brain("slide", 7 + seat) for seat in sockets}
+    order = [1, 0] * 10
+    for step, seat in enumerate(order):
+        server.advance(7)
+        sock = sockets[seat]
+        sock.drain(wait=0.05)
+        if seat not in sock.to_act:
+            continue
+        sock.send({"type": "action", "id": f"s{step}", "action": minds[seat](sock.view, seat)})
+        sock.recv_until(lambda m, cid=f"s{step}": m.get("id") == cid)
+        for other in sockets.values():
+            other.drain(wait=0.05)
+        assert table.runtime.deadlines_from_log() == table.runtime.deadlines, step
+        if step == 0:  # bob revealed: alice's clock still runs from the start
+            assert table.runtime.deadlines[0] == started
