@@ -48,7 +48,12 @@ class Settings(BaseSettings):
         None, description="signs session cookies; default: one kept in the database"
     )
     cookie_secure: bool = False
-    bot_workers: int = Field(2, ge=1, le=64)
+    bot_workers: int = Field(
+        default_factory=lambda: max(1, min(64, os.cpu_count() or 2)),
+        ge=1,
+        le=64,
+        description="bot worker processes; default: one per core",
+    )
     bot_executor: str = Field("process", pattern="^(process|thread)$")
     bot_budget_s: float = Field(0.5, gt=0, le=60)
     bot_min_think_s: float = Field(

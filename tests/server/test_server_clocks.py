@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 from server_harness import LiveServer, Socket, brain, make_settings, play_out, start_server
+
+import meeple.tables.bots as bots_module
 
 
 def advance_until(
@@ -171,13 +173,19 @@ def test_a_restart_keeps_the_move_clock_where_it_was(tmp_path: Path) -> None:
         second.stop()
 
 
-def test_a_bot_that_overruns_its_budget_is_not_waited_for(
+def test_a_bot_that_overruns_its_budget_plays_its_greedy_move(
     server: LiveServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async def never_answers(*_args: Any) -> Any:
-        await asyncio.sleep(3600)
+    """A bot still thinking after four times its budget and a second is not waited for: the
+    seat plays its greedy move (computed in the server), never an arbitrary legal action."""
+    thinking = threading.Event()
 
-    monkeypatch.setattr(server.services.bots, "choose", never_answers)
+    def slow(*_args: Any) -> Any:
+        thinking.set()
+        time.sleep(2.0)
+        raise AssertionError("the overrun bot's answer is not used")
+
+    monkeypatch.setattr(bots_module, "choose_in_worker", slow)
     alice = server.client("alice")
     alice.guest()
     table_id = alice.create_table(game="slide", seats=2, bots={"1": "expert"})["table"]["id"]
@@ -185,7 +193,8 @@ def test_a_bot_that_overruns_its_budget_is_not_waited_for(
     sock.recv()
     alice.post(f"/api/tables/{table_id}/start")
     moved = sock.recv_until(lambda m: m.get("kind") == "action" and m["seat"] == 1, timeout=15)
-    assert moved["data"]["by"] == "bot"
+    assert moved["data"]["by"] == "bot" and thinking.is_set()
+    assert server.services.bots.stats.fallbacks["overrun"] == 1
 
 
 def test_a_socket_with_unread_messages_closes_cleanly(server: LiveServer) -> None:

@@ -43,9 +43,9 @@ def count_bot_calls(server: LiveServer) -> list[str]:
     pool = server.services.bots
     choose = pool.choose
 
-    async def counted(game: str, level: str, *args: Any) -> Any:
+    async def counted(game: str, level: str, *args: Any, **kwargs: Any) -> Any:
         calls.append(game)
-        return await choose(game, level, *args)
+        return await choose(game, level, *args, **kwargs)
 
     pool.choose = counted  # type: ignore[method-assign]
     return calls

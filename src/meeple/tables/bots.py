@@ -3,17 +3,28 @@
 Each worker process (or thread) keeps the bots it has made, keyed by
 ``(game, level, seed)``, so a bot keeps whatever it learns across a game.
 The pool only ever hands a bot the view of its own seat.
+
+Requests wait in a fair queue in front of the workers (:class:`BotPool`): real-time
+tables before turn-based ones, and tables taking turns, so thirty bots of one
+table cannot hold back another table's one. A bot's budget counts from when a
+worker takes it, not from the request. A bot that cannot get a worker in time,
+or overruns its budget badly, plays its seat's greedy move instead, computed
+in the server (cheap): never an arbitrary first legal action.
 """
 
 from __future__ import annotations
 
 import asyncio
+import heapq
+import itertools
 import multiprocessing
 import os
 import threading
 import time
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import dataclass, field
 from typing import Any
 
 from meeple.bots import Bot, get_bot
@@ -58,13 +69,38 @@ def bot_seed(table_seed: int, seat: int) -> int:
     return (table_seed * 1_000_003 + seat * 7919) % (2**63)
 
 
+@dataclass
+class BotStats:
+    """What the pool has done: requests, how long they queued, how many fell back to greedy."""
+
+    requests: int = 0
+    waits: list[float] = field(default_factory=list)
+    fallbacks: Counter[str] = field(default_factory=Counter)
+
+    def to_json(self) -> dict[str, JSON]:
+        """Counts and queue-wait quantiles (seconds) for the benches."""
+        waits = sorted(self.waits)
+
+        def quantile(q: float) -> float:
+            return round(waits[min(len(waits) - 1, int(q * len(waits)))], 4) if waits else 0.0
+
+        return {
+            "requests": self.requests,
+            "queue_wait_p50": quantile(0.5),
+            "queue_wait_p95": quantile(0.95),
+            "queue_wait_max": round(waits[-1], 4) if waits else 0.0,
+            "fallbacks": dict(self.fallbacks),
+        }
+
+
 class BotPool:
-    """The worker pool bots think in: processes by default, threads if asked."""
+    """The worker pool bots think in (processes by default, threads if asked), with its queue."""
 
     def __init__(
         self, workers: int, kind: str = "process", game_modules: Sequence[str] = ()
     ) -> None:
         self._executor: Executor
+        self.workers = workers
         if kind == "process":
             # Spawned, not forked: workers must not inherit the listening socket (a
             # crashed server could not be restarted on its port while they held it)
@@ -77,6 +113,43 @@ class BotPool:
             )
         else:
             self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bot")
+        self._busy = 0
+        self._queue: list[tuple[int, int, int, asyncio.Future[None]]] = []
+        self._queued_by_table: Counter[str] = Counter()
+        self._tickets = itertools.count()
+        self.stats = BotStats()
+
+    async def _slot(self, table: str, realtime: bool) -> None:
+        """Wait for a free worker: real-time first, then the table with fewest queued, then FIFO."""
+        if self._busy < self.workers and not self._queue:
+            self._busy += 1
+            return
+        turn = asyncio.get_running_loop().create_future()
+        entry = (0 if realtime else 1, self._queued_by_table[table], next(self._tickets), turn)
+        self._queued_by_table[table] += 1
+        heapq.heappush(self._queue, entry)
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                self._release()  # the slot was handed over just as we gave up
+            else:
+                self._queue.remove(entry)
+                heapq.heapify(self._queue)
+            raise
+        finally:
+            self._queued_by_table[table] -= 1
+            if self._queued_by_table[table] <= 0:
+                del self._queued_by_table[table]
+
+    def _release(self) -> None:
+        """A worker is free: hand it to the next request in the queue."""
+        while self._queue:
+            *_, turn = heapq.heappop(self._queue)
+            if not turn.done():
+                turn.set_result(None)
+                return
+        self._busy -= 1
 
     async def choose(
         self,
@@ -86,12 +159,41 @@ class BotPool:
         view: Mapping[str, JSON],
         seat: int,
         budget_s: float,
+        *,
+        table: str = "",
+        realtime: bool = True,
+        fallback: Any = None,
     ) -> Any:
-        """The action the bot chooses for ``seat`` from its ``view``."""
+        """The action the bot chooses for ``seat`` from its ``view``.
+
+        ``fallback(reason)`` gives the seat's greedy move: it is played when no worker
+        is free within ``max(1 s, 2 x budget)`` or the bot takes more than four times its
+        budget and a second from when a worker took it.
+        """
+        self.stats.requests += 1
+        asked = time.monotonic()
+        patience = max(1.0, 2 * budget_s)
+        try:
+            await asyncio.wait_for(self._slot(table, realtime), patience)
+        except TimeoutError:
+            self.stats.waits.append(time.monotonic() - asked)
+            if fallback is None:
+                raise
+            self.stats.fallbacks["queue"] += 1
+            return await fallback("queue")
+        self.stats.waits.append(time.monotonic() - asked)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
+        work = loop.run_in_executor(
             self._executor, choose_in_worker, game, level, seed, view, seat, budget_s
         )
+        work.add_done_callback(lambda _done: self._release())
+        try:
+            return await asyncio.wait_for(asyncio.shield(work), 4 * budget_s + 1)
+        except TimeoutError:
+            if fallback is None:
+                raise
+            self.stats.fallbacks["overrun"] += 1
+            return await fallback("overrun")
 
     def close(self) -> None:
         """Stop the workers (waiting for bots still thinking)."""

@@ -17,7 +17,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from meeple.games.base import JSON
-from meeple.tables.bots import bot_seed
+from meeple.tables.bots import bot_seed, choose_in_worker
 from meeple.tables.errors import TableError
 from meeple.tables.log import FINISHED, OPEN, PLAYING, apply_action
 
@@ -233,28 +233,34 @@ class TableRuntime:
                 del self._thinking[seat]
 
     async def _choose(self, seat: int, level: str) -> JSON:
-        """The bot's choice for ``seat``; if it overruns its budget badly, the first legal action.
+        """The bot's choice for ``seat``; its greedy move if it cannot think in time.
 
-        The game must go on: a bot that has not answered within four times its
-        budget (and a second) is not waited for.
+        The game must go on: the pool plays the seat's greedy move (computed here,
+        cheap) when no worker is free soon enough or the bot overruns its budget.
         """
-        state = self.table.snap.state
-        budget = self.table.ctx.settings.bot_budget_s
-        choice = self.table.ctx.bots.choose(
-            self.table.info.game,
+        table = self.table
+        state = table.snap.state
+        view = table.game.view(state, seat)
+        seed = bot_seed(table.info.seed, seat)
+
+        async def greedy(reason: str) -> JSON:
+            log.warning("table %s: the %s bot for seat %s %s; it plays its greedy move",
+                        table.info.id, level, seat, "waited too long" if reason == "queue"
+                        else "overran")  # fmt: skip
+            return await asyncio.to_thread(choose_in_worker, table.info.game, "greedy", seed, view,
+                                           seat, 0.05)  # fmt: skip
+
+        return await table.ctx.bots.choose(
+            table.info.game,
             level,
-            bot_seed(self.table.info.seed, seat),
-            self.table.game.view(state, seat),
+            seed,
+            view,
             seat,
-            budget,
+            table.ctx.settings.bot_budget_s,
+            table=table.info.id,
+            realtime=table.info.pace != "turn",
+            fallback=greedy,
         )
-        try:
-            return await asyncio.wait_for(choice, timeout=4 * budget + 1)
-        except TimeoutError:
-            log.warning("table %s: the %s bot overran; seat %s plays its first legal action",
-                        self.table.info.id, level, seat)  # fmt: skip
-            first = next(iter(self.table.game.legal_actions(state, seat)))
-            return self.table.game.action_json(first)
 
     async def shutdown(self) -> None:
         """Stop the clock and the bots of this table (the server is stopping)."""
