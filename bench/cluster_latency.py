@@ -1,0 +1,311 @@
+"""Many tables on one server or several, clients in their own processes, optionally a server
+killed half way: round trips, actions lost, take-over time, CPU and memory per server.
+
+Each table is a two-seat Slide game between two guests. With several servers the
+table is opened on server ``n % S`` and its two players connect to different
+servers, so actions are forwarded to the table's owner. A player thinks a random
+time averaging ``--think`` before each action; the round trip is from sending an
+action to receiving the table event it made. ``--kill-at T`` SIGKILLs server 0
+T seconds into the play: its players reconnect to another server (with the
+version they had) and send again the action they were waiting for (same id:
+applied once); the script counts actions never acknowledged (lost) and the time
+until another server owns every table server 0 owned (Redis lease keys).
+
+    .venv/bin/python bench/cluster_latency.py --tables 500 --think 1
+    .venv/bin/python bench/cluster_latency.py --servers 2 --tables 1000 --think 1 \\
+        --db postgresql+psycopg://postgres@127.0.0.1/test --redis redis://127.0.0.1:6379/14
+    ... --kill-at 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+from meeple.bots import get_bot
+
+sys.path.insert(0, str(Path(__file__).parent))
+from server_latency import ENTRY, free_port, guest, percentile  # noqa: E402
+
+
+def start(data_home: Path, port: int, settings: dict[str, str]) -> subprocess.Popen[bytes]:
+    """``meeple serve`` in a child process with these settings, once it answers."""
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEEPLE_")}
+    env.update(XDG_DATA_HOME=str(data_home), PYTHONPATH=src, **settings)
+    command = [sys.executable, "-c", ENTRY, "serve", "--port", str(port), "--log-level", "error"]
+    process = subprocess.Popen(command, env=env)
+    deadline = time.monotonic() + 60
+    while True:
+        if process.poll() is not None:
+            raise SystemExit("meeple serve stopped at start-up")
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
+                return process
+        except httpx.TransportError:
+            pass
+        if time.monotonic() > deadline:
+            raise SystemExit("meeple serve did not answer")
+        time.sleep(0.1)
+
+
+def tree(pid: int) -> list[int]:
+    """The process and its descendants (the bot workers), from /proc."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry.name))
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        todo.extend(children.get(current, []))
+    return found
+
+
+def usage(pid: int) -> tuple[float, float]:
+    """CPU seconds (user + system) and resident MB of a server and its bot workers."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    cpu = rss = 0.0
+    for p in tree(pid):
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            cpu += (int(fields[11]) + int(fields[12])) / ticks
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    rss += int(line.split()[1]) / 1024
+        except (OSError, IndexError, ValueError):
+            continue
+    return cpu, rss
+
+
+async def open_table(bases: list[str], n: int) -> tuple[str, list[tuple[str, str]]]:
+    """A started two-seat Slide table opened on server n % S; each seat's (server, cookie)."""
+    home, other = bases[n % len(bases)], bases[(n + 1) % len(bases)]
+    async with httpx.AsyncClient(base_url=home) as host, httpx.AsyncClient(base_url=other) as guest2:
+        cookies = [await guest(host), await guest(guest2)]
+        created = await host.post("/api/tables", json={"game": "slide", "seats": 2})
+        created.raise_for_status()
+        table_id = created.json()["table"]["id"]
+        (await guest2.post(f"/api/tables/{table_id}/join", json={})).raise_for_status()
+        (await host.post(f"/api/tables/{table_id}/start")).raise_for_status()
+    return table_id, [(home, cookies[0]), (other, cookies[1])]
+
+
+async def player(
+    bases: list[str], home: str, table_id: str, cookie: str, seed: int, think: float,
+    stats: dict[str, Any],
+) -> None:  # fmt: skip
+    """Play one seat to the end; reconnect to another server if its own goes away."""
+    bot = get_bot("slide", "random", seed)
+    pause = random.Random(seed)
+    order = [home] + [b for b in bases if b != home]
+    version, pending, sent_at, server, need = 0, None, 0.0, 0, 0
+    while True:
+        base = order[server % len(order)]
+        url = f"ws{base.removeprefix('http')}/ws/tables/{table_id}"
+        if version:
+            url += f"?since={version}"
+        try:
+            async with connect(url, additional_headers={"Cookie": cookie}, max_size=2**22,
+                               compression=None, open_timeout=30) as ws:  # fmt: skip
+                first = json.loads(await ws.recv())
+                if first["type"] == "hello":
+                    seat, view, to_act = first["seat"], first["view"], first["table"]["to_act"]
+                    version = first["version"]
+                if pending is not None:  # the action we were waiting for: again, same id
+                    await ws.send(json.dumps({"type": "action", "id": pending[0], "action": pending[1]}))
+                while view["result"] is None:
+                    if pending is None and version >= need and seat in to_act:
+                        action = bot.choose(view, seat, 0.01)
+                        if think > 0:
+                            await asyncio.sleep(pause.uniform(0, 2 * think))
+                        pending = (f"a{stats['sent']}-{seed}", action)
+                        stats["sent"] += 1
+                        sent_at = time.perf_counter()
+                        await ws.send(json.dumps({"type": "action", "id": pending[0], "action": action}))
+                    message = json.loads(await ws.recv())
+                    if message["type"] == "ack" and pending and message.get("id") == pending[0]:
+                        stats["acked"] += 1
+                        pending, need = None, message["version"]  # act again once it is seen
+                    elif message["type"] == "error":
+                        if pending and message.get("id") == pending[0]:
+                            stats["refused"] += 1
+                            pending = None
+                    elif message["type"] == "event":
+                        if message["version"] >= need > version:  # our action's event: timed
+                            stats["times"].append(time.perf_counter() - sent_at)
+                        version = message["version"]
+                        view, to_act = message.get("view") or view, message["to_act"]
+                    elif message["type"] == "hello":
+                        seat, view, to_act = message["seat"], message["view"], message["table"]["to_act"]
+                        version = message["version"]
+                while pending is not None:  # the last action's ack may follow the final event
+                    message = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                    if message.get("id") == pending[0]:
+                        stats["acked" if message["type"] == "ack" else "refused"] += 1
+                        pending = None
+                stats["finished"] += 1
+                return
+        except (ConnectionClosed, OSError, TimeoutError):
+            stats["reconnects"] += 1
+            server += 1
+            await asyncio.sleep(0.2)
+
+
+def client_process(
+    bases: list[str], tables: list[tuple[str, list[tuple[str, str]]]], think: float,
+    first_seed: int, out: Any,
+) -> None:  # fmt: skip
+    """One client process: play its share of the tables, put its figures on ``out``."""
+    stats: dict[str, Any] = {"sent": 0, "acked": 0, "refused": 0, "finished": 0, "reconnects": 0, "times": []}
+
+    async def play() -> None:
+        await asyncio.gather(*(
+            player(bases, home, table_id, cookie, first_seed + 2 * n + seat, think, stats)
+            for n, (table_id, seats) in enumerate(tables)
+            for seat, (home, cookie) in enumerate(seats)
+        ))  # fmt: skip
+
+    asyncio.run(play())
+    out.put(stats)
+
+
+async def owners(redis_url: str, table_ids: list[str]) -> list[str | None]:
+    """The owner of each table (its Redis lease)."""
+    import redis.asyncio as aioredis
+
+    client = aioredis.Redis.from_url(redis_url)
+    values = await client.mget([f"meeple:owner:{t}" for t in table_ids])
+    await client.aclose()
+    return [v.decode() if v else None for v in values]
+
+
+def main() -> None:
+    """Start the servers, open the tables, play them from client processes, print figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--servers", type=int, default=1)
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--think", type=float, default=1.0)
+    parser.add_argument("--clients", type=int, default=2, help="client processes")
+    parser.add_argument("--db", help="database URL (default: SQLite; PostgreSQL for several)")
+    parser.add_argument("--redis", help="Redis URL (needed for several servers)")
+    parser.add_argument("--kill-at", type=float, help="SIGKILL server 0 this many seconds in")
+    args = parser.parse_args()
+    if args.servers > 1 and not (args.db and args.redis):
+        raise SystemExit("several servers need --db (PostgreSQL) and --redis")
+    settings = {"MEEPLE_LIMIT_GUESTS": "100000/hour", "MEEPLE_LIMIT_TABLES": "100000/hour"}
+    if args.db:
+        settings["MEEPLE_DB"] = args.db
+    if args.redis:
+        settings["MEEPLE_REDIS"] = args.redis
+    with tempfile.TemporaryDirectory() as folder:
+        ports = [free_port() for _ in range(args.servers)]
+        servers = []
+        for n, port in enumerate(ports):
+            home = Path(folder) / str(n)
+            home.mkdir()
+            servers.append(start(home, port, settings))
+        bases = [f"http://127.0.0.1:{port}" for port in ports]
+        try:
+            opened = asyncio.run(_open_all(bases, args.tables))
+            before = [usage(s.pid) for s in servers]
+            killed_ids: list[str] = []
+            if args.kill_at is not None:
+                on_zero = [t for n, (t, _s) in enumerate(opened) if n % args.servers == 0]
+                killed_ids = on_zero
+            out: Any = multiprocessing.get_context("spawn").Queue()
+            shares = [opened[k :: args.clients] for k in range(args.clients)]
+            clients = [
+                multiprocessing.get_context("spawn").Process(
+                    target=client_process, args=(bases, share, args.think, 1000 * k, out)
+                )
+                for k, share in enumerate(shares)
+            ]
+            started = time.perf_counter()
+            for c in clients:
+                c.start()
+            takeover = None
+            if args.kill_at is not None:
+                time.sleep(args.kill_at)
+                victim = asyncio.run(owners(args.redis, killed_ids[:1]))[0]
+                servers[0].send_signal(signal.SIGKILL)
+                killed = time.perf_counter()
+                while takeover is None and time.perf_counter() - killed < 60:
+                    now = asyncio.run(owners(args.redis, killed_ids))
+                    if all(o is not None and o != victim for o in now):
+                        takeover = time.perf_counter() - killed
+                    time.sleep(0.1)
+            results = [out.get() for _ in clients]
+            for c in clients:
+                c.join()
+            wall = time.perf_counter() - started
+            after = [usage(s.pid) if s.poll() is None else None for s in servers]
+        finally:
+            for s in servers:
+                if s.poll() is None:
+                    s.terminate()
+                    s.wait(timeout=30)
+    report(args, results, wall, before, after, takeover)
+
+
+async def _open_all(bases: list[str], tables: int) -> list[tuple[str, list[tuple[str, str]]]]:
+    """Open the tables, a few at a time."""
+    gate = asyncio.Semaphore(20)
+
+    async def one(n: int) -> tuple[str, list[tuple[str, str]]]:
+        async with gate:
+            return await open_table(bases, n)
+
+    return list(await asyncio.gather(*(one(n) for n in range(tables))))
+
+
+def report(args: argparse.Namespace, results: list[dict[str, Any]], wall: float,
+           before: list[tuple[float, float]], after: list[tuple[float, float] | None],
+           takeover: float | None) -> None:  # fmt: skip
+    """Print the figures."""
+    times = [t * 1000 for r in results for t in r["times"]]
+    total = {k: sum(r[k] for r in results) for k in ("sent", "acked", "refused", "finished", "reconnects")}
+    print(f"servers: {args.servers}, tables: {args.tables} (two players each), think {args.think} s, "
+          f"client processes: {args.clients}")  # fmt: skip
+    print(f"actions acknowledged: {total['acked']} of {total['sent']} sent in {wall:.1f} s "
+          f"({total['acked'] / wall:.0f}/s); refused {total['refused']}; "
+          f"lost {total['sent'] - total['acked'] - total['refused']}")  # fmt: skip
+    print(f"players who finished their game: {total['finished']} of {2 * args.tables}; "
+          f"reconnects: {total['reconnects']}")  # fmt: skip
+    if times:
+        print(f"round trip median {statistics.median(times):.1f} ms, p90 {percentile(times, 0.9):.1f} ms, "
+              f"p99 {percentile(times, 0.99):.1f} ms, max {max(times):.1f} ms")  # fmt: skip
+    for n, (b, a) in enumerate(zip(before, after, strict=True)):
+        if a is None:
+            print(f"server {n}: killed")
+            continue
+        cpu = (a[0] - b[0]) / wall
+        print(f"server {n}: CPU {100 * cpu:.0f}% of a core (with its bot workers), memory {a[1]:.0f} MB")
+    if args.kill_at is not None:
+        print(f"server 0 killed at {args.kill_at:.0f} s; its tables owned by another server after "
+              f"{'never' if takeover is None else f'{takeover:.1f} s'}")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
