@@ -41,7 +41,7 @@ from websockets.exceptions import ConnectionClosed
 from meeple.bots import get_bot
 
 sys.path.insert(0, str(Path(__file__).parent))
-from server_latency import ENTRY, free_port, guest, percentile  # noqa: E402
+from server_latency import ENTRY, free_port, guest, percentile
 
 
 def start(data_home: Path, port: int, settings: dict[str, str]) -> subprocess.Popen[bytes]:
@@ -102,7 +102,10 @@ def usage(pid: int) -> tuple[float, float]:
 async def open_table(bases: list[str], n: int) -> tuple[str, list[tuple[str, str]]]:
     """A started two-seat Slide table opened on server n % S; each seat's (server, cookie)."""
     home, other = bases[n % len(bases)], bases[(n + 1) % len(bases)]
-    async with httpx.AsyncClient(base_url=home) as host, httpx.AsyncClient(base_url=other) as guest2:
+    async with (
+        httpx.AsyncClient(base_url=home) as host,
+        httpx.AsyncClient(base_url=other) as guest2,
+    ):
         cookies = [await guest(host), await guest(guest2)]
         created = await host.post("/api/tables", json={"game": "slide", "seats": 2})
         created.raise_for_status()
@@ -113,9 +116,14 @@ async def open_table(bases: list[str], n: int) -> tuple[str, list[tuple[str, str
 
 
 async def player(
-    bases: list[str], home: str, table_id: str, cookie: str, seed: int, think: float,
+    bases: list[str],
+    home: str,
+    table_id: str,
+    cookie: str,
+    seed: int,
+    think: float,
     stats: dict[str, Any],
-) -> None:  # fmt: skip
+) -> None:
     """Play one seat to the end; reconnect to another server if its own goes away."""
     bot = get_bot("slide", "random", seed)
     pause = random.Random(seed)
@@ -127,14 +135,21 @@ async def player(
         if version:
             url += f"?since={version}"
         try:
-            async with connect(url, additional_headers={"Cookie": cookie}, max_size=2**22,
-                               compression=None, open_timeout=30) as ws:  # fmt: skip
+            async with connect(
+                url,
+                additional_headers={"Cookie": cookie},
+                max_size=2**22,
+                compression=None,
+                open_timeout=30,
+            ) as ws:
                 first = json.loads(await ws.recv())
                 if first["type"] == "hello":
                     seat, view, to_act = first["seat"], first["view"], first["table"]["to_act"]
                     version = first["version"]
                 if pending is not None:  # the action we were waiting for: again, same id
-                    await ws.send(json.dumps({"type": "action", "id": pending[0], "action": pending[1]}))
+                    await ws.send(
+                        json.dumps({"type": "action", "id": pending[0], "action": pending[1]})
+                    )
                 while view["result"] is None:
                     if pending is None and version >= need and seat in to_act:
                         action = bot.choose(view, seat, 0.01)
@@ -143,7 +158,9 @@ async def player(
                         pending = (f"a{stats['sent']}-{seed}", action)
                         stats["sent"] += 1
                         sent_at = time.perf_counter()
-                        await ws.send(json.dumps({"type": "action", "id": pending[0], "action": action}))
+                        await ws.send(
+                            json.dumps({"type": "action", "id": pending[0], "action": action})
+                        )
                     message = json.loads(await ws.recv())
                     if message["type"] == "ack" and pending and message.get("id") == pending[0]:
                         stats["acked"] += 1
@@ -158,7 +175,11 @@ async def player(
                         version = message["version"]
                         view, to_act = message.get("view") or view, message["to_act"]
                     elif message["type"] == "hello":
-                        seat, view, to_act = message["seat"], message["view"], message["table"]["to_act"]
+                        seat, view, to_act = (
+                            message["seat"],
+                            message["view"],
+                            message["table"]["to_act"],
+                        )
                         version = message["version"]
                 while pending is not None:  # the last action's ack may follow the final event
                     message = json.loads(await asyncio.wait_for(ws.recv(), 10))
@@ -174,18 +195,30 @@ async def player(
 
 
 def client_process(
-    bases: list[str], tables: list[tuple[str, list[tuple[str, str]]]], think: float,
-    first_seed: int, out: Any,
-) -> None:  # fmt: skip
+    bases: list[str],
+    tables: list[tuple[str, list[tuple[str, str]]]],
+    think: float,
+    first_seed: int,
+    out: Any,
+) -> None:
     """One client process: play its share of the tables, put its figures on ``out``."""
-    stats: dict[str, Any] = {"sent": 0, "acked": 0, "refused": 0, "finished": 0, "reconnects": 0, "times": []}
+    stats: dict[str, Any] = {
+        "sent": 0,
+        "acked": 0,
+        "refused": 0,
+        "finished": 0,
+        "reconnects": 0,
+        "times": [],
+    }
 
     async def play() -> None:
-        await asyncio.gather(*(
-            player(bases, home, table_id, cookie, first_seed + 2 * n + seat, think, stats)
-            for n, (table_id, seats) in enumerate(tables)
-            for seat, (home, cookie) in enumerate(seats)
-        ))  # fmt: skip
+        await asyncio.gather(
+            *(
+                player(bases, home, table_id, cookie, first_seed + 2 * n + seat, think, stats)
+                for n, (table_id, seats) in enumerate(tables)
+                for seat, (home, cookie) in enumerate(seats)
+            )
+        )
 
     asyncio.run(play())
     out.put(stats)
@@ -280,31 +313,53 @@ async def _open_all(bases: list[str], tables: int) -> list[tuple[str, list[tuple
     return list(await asyncio.gather(*(one(n) for n in range(tables))))
 
 
-def report(args: argparse.Namespace, results: list[dict[str, Any]], wall: float,
-           before: list[tuple[float, float]], after: list[tuple[float, float] | None],
-           takeover: float | None) -> None:  # fmt: skip
+def report(
+    args: argparse.Namespace,
+    results: list[dict[str, Any]],
+    wall: float,
+    before: list[tuple[float, float]],
+    after: list[tuple[float, float] | None],
+    takeover: float | None,
+) -> None:
     """Print the figures."""
     times = [t * 1000 for r in results for t in r["times"]]
-    total = {k: sum(r[k] for r in results) for k in ("sent", "acked", "refused", "finished", "reconnects")}
-    print(f"servers: {args.servers}, tables: {args.tables} (two players each), think {args.think} s, "
-          f"client processes: {args.clients}")  # fmt: skip
-    print(f"actions acknowledged: {total['acked']} of {total['sent']} sent in {wall:.1f} s "
-          f"({total['acked'] / wall:.0f}/s); refused {total['refused']}; "
-          f"lost {total['sent'] - total['acked'] - total['refused']}")  # fmt: skip
-    print(f"players who finished their game: {total['finished']} of {2 * args.tables}; "
-          f"reconnects: {total['reconnects']}")  # fmt: skip
+    total = {
+        k: sum(r[k] for r in results)
+        for k in ("sent", "acked", "refused", "finished", "reconnects")
+    }
+    print(
+        f"servers: {args.servers}, tables: {args.tables} (two players each), think {args.think} s, "
+        f"client processes: {args.clients}"
+    )
+    print(
+        f"actions acknowledged: {total['acked']} of {total['sent']} sent in {wall:.1f} s "
+        f"({total['acked'] / wall:.0f}/s); refused {total['refused']}; "
+        f"lost {total['sent'] - total['acked'] - total['refused']}"
+    )
+    print(
+        f"players who finished their game: {total['finished']} of {2 * args.tables}; "
+        f"reconnects: {total['reconnects']}"
+    )
     if times:
-        print(f"round trip median {statistics.median(times):.1f} ms, p90 {percentile(times, 0.9):.1f} ms, "
-              f"p99 {percentile(times, 0.99):.1f} ms, max {max(times):.1f} ms")  # fmt: skip
+        print(
+            f"round trip median {statistics.median(times):.1f} ms, "
+            f"p90 {percentile(times, 0.9):.1f} ms, "
+            f"p99 {percentile(times, 0.99):.1f} ms, max {max(times):.1f} ms"
+        )
     for n, (b, a) in enumerate(zip(before, after, strict=True)):
         if a is None:
             print(f"server {n}: killed")
             continue
         cpu = (a[0] - b[0]) / wall
-        print(f"server {n}: CPU {100 * cpu:.0f}% of a core (with its bot workers), memory {a[1]:.0f} MB")
+        print(
+            f"server {n}: CPU {100 * cpu:.0f}% of a core (with its bot workers), "
+            f"memory {a[1]:.0f} MB"
+        )
     if args.kill_at is not None:
-        print(f"server 0 killed at {args.kill_at:.0f} s; its tables owned by another server after "
-              f"{'never' if takeover is None else f'{takeover:.1f} s'}")  # fmt: skip
+        print(
+            f"server 0 killed at {args.kill_at:.0f} s; its tables owned by another server after "
+            f"{'never' if takeover is None else f'{takeover:.1f} s'}"
+        )
 
 
 if __name__ == "__main__":
