@@ -147,3 +147,25 @@ def test_the_owner_is_killed_and_another_server_finishes_the_game(
         west.stop()
         if east.process.poll() is None:
             east.kill()
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+def test_spectators_on_another_server_are_counted_everywhere(
+    two_servers: tuple[LiveServer, LiveServer],
+) -> None:
+    east, west = two_servers
+    alice = east.client("alice")
+    alice.register("alice")
+    table_id = alice.create_table(game="slide", seats=2, bots={"1": "greedy"})["table"]["id"]
+    seated = alice.connect(table_id)
+    assert seated.recv()["table"]["spectators"] == 0
+    watcher = west.client("watcher")
+    watching = watcher.connect(table_id)
+    assert watching.recv()["table"]["spectators"] == 1
+    news = seated.recv_until(lambda m: m.get("type") == "watchers")
+    assert news["spectators"] == 1
+    assert alice.get(f"/api/tables/{table_id}")["table"]["spectators"] == 1
+    watching.close()
+    news = seated.recv_until(lambda m: m.get("type") == "watchers")
+    assert news["spectators"] == 0

@@ -99,6 +99,8 @@ class Table:
         self.client_ids: dict[tuple[int, str], int] = {}
         self.viewers: dict[int, int | None] = {}
         """Connections to this table on this server: connection key -> user id (None: anonymous)."""
+        self.remote_spectators: dict[str, int] = {}
+        """Other servers' spectator counts of this table, as they announced them."""
         self.lock = asyncio.Lock()
         self.owned = False
         """Whether this server runs the table (clocks, bots, writes); else it forwards writes."""
@@ -162,10 +164,14 @@ class Table:
             self._views[key] = view
         return view
 
-    def spectator_count(self) -> int:
-        """How many connections to this table (on this server) have no seat at it."""
+    def local_spectators(self) -> int:
+        """How many connections to this table on this server have no seat at it."""
         snap = self.snap
         return sum(1 for uid in self.viewers.values() if uid is None or snap.seat_of(uid) is None)
+
+    def spectator_count(self) -> int:
+        """Spectators on every server: this one's, and the counts others announced on the bus."""
+        return self.local_spectators() + sum(self.remote_spectators.values())
 
     def summary(self) -> dict[str, JSON]:
         """The table's public description (never the seed or an invite token)."""

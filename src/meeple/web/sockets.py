@@ -45,7 +45,6 @@ router = APIRouter()
 
 POLICY_VIOLATION = 1008
 
-WATCHERS_CHANGED = {"type": "watchers"}
 """Told on a table's channel when a connection comes or goes: each socket sends the new count."""
 
 SESSION_RECHECK_S = 5.0
@@ -157,6 +156,9 @@ class TableConnection:
         while True:
             announced = await subscription.get()
             if announced.get("type") == "watchers":
+                server = announced.get("server")
+                if server is not None and server != self.services.tables.server_id:
+                    self.table.remote_spectators[server] = int(announced.get("spectators", 0))
                 count = self.table.spectator_count()
                 if count != self.sent_spectators:  # only news: not a seat's own (re)connection
                     self.sent_spectators = count
@@ -260,7 +262,7 @@ async def table_socket(
     subscription = await services.bus.subscribe(channel(table_id))
     connection = TableConnection(websocket, services, table, user)
     table.viewers[id(connection)] = None if user is None else user.id
-    await services.bus.publish(channel(table_id), WATCHERS_CHANGED)
+    await services.bus.publish(channel(table_id), watchers_changed(services, table))
     tasks: list[asyncio.Task[None]] = []
     try:
         if since is None:
@@ -288,7 +290,17 @@ async def table_socket(
         table.viewers.pop(id(connection), None)
         await subscription.close()
         with contextlib.suppress(Exception):  # the bus may be closing with the server
-            await services.bus.publish(channel(table_id), WATCHERS_CHANGED)
+            await services.bus.publish(channel(table_id), watchers_changed(services, table))
+
+
+def watchers_changed(services: Services, table: Table) -> dict[str, Any]:
+    """The bus news that this server's spectators of a table changed, with their number, so
+    every server shows the count of all of them."""
+    return {
+        "type": "watchers",
+        "server": services.tables.server_id,
+        "spectators": table.local_spectators(),
+    }
 
 
 @router.websocket("/ws/lobby")
