@@ -24,6 +24,9 @@ from meeple.bus.memory import InProcessBus, MemorySubscription
 
 CHANNEL_PREFIX = "meeple:"
 SUBSCRIBE_WAIT_S = 5.0
+POOL_SIZE = 64
+"""Connections for commands (publish, leases): a command waits for a free one, never fails for
+lack of one (a bounded pool that refused failed actions under load)."""
 log = logging.getLogger(__name__)
 
 
@@ -53,7 +56,8 @@ class RedisBus:
     """Fan-out through Redis pub/sub, for servers sharing tables."""
 
     def __init__(self, url: str) -> None:
-        self._redis = aioredis.Redis.from_url(url)
+        pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=POOL_SIZE, timeout=30)
+        self._redis = aioredis.Redis(connection_pool=pool)
         self._local = InProcessBus()
         self._pubsub: Any = None
         self._reader: asyncio.Task[None] | None = None

@@ -174,4 +174,7 @@ class CallRouter:
         except Exception:
             log.exception("call %s on table %s failed", message.get("op"), message.get("table"))
             reply["error"] = error_to_json(TableError("unavailable", "the table's server failed"))
-        await self.bus.publish(server_channel(message["from"]), reply)
+        try:
+            await self.bus.publish(server_channel(message["from"]), reply)
+        except Exception:  # the caller times out and asks again: its client id applies once
+            log.exception("answering call %s failed", message.get("id"))

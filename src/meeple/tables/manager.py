@@ -79,7 +79,7 @@ class TableManager:
         if self.shared and redis is not None:
             self.ownership = RedisLeases(redis, settings.lease_s)
         self.calls = CallRouter(bus, self.ownership.server_id, self.get)
-        self._watcher: asyncio.Task[None] | None = None
+        self._watchers: list[asyncio.Task[None]] = []
 
     @property
     def server_id(self) -> str:
@@ -92,14 +92,17 @@ class TableManager:
             await self.calls.start()
         await self.take_orphans()
         if self.shared:
-            self._watcher = asyncio.create_task(self._watch())
+            self._watchers = [
+                asyncio.create_task(self._renew_leases()),
+                asyncio.create_task(self._watch_orphans()),
+            ]
 
     async def stop(self) -> None:
         """Stop every table's clocks and bots, and hand this server's tables over at once."""
-        if self._watcher is not None:
-            self._watcher.cancel()
+        for watcher in self._watchers:
+            watcher.cancel()
             with contextlib.suppress(BaseException):
-                await self._watcher
+                await watcher
         for table in list(self.tables.values()):
             await table.shutdown()
         owned = [t.info.id for t in self.tables.values() if t.owned]
@@ -132,20 +135,29 @@ class TableManager:
             except Exception:
                 log.exception("taking table %s over failed", table_id)
 
-    async def _watch(self) -> None:
-        """Renew this server's leases; take over the live tables whose owner went away."""
-        every = self.settings.lease_s / 3
+    async def _renew_leases(self) -> None:
+        """Renew this server's leases four times per lease: a slow moment does not lose them."""
         while True:
-            await asyncio.sleep(every)
+            await asyncio.sleep(self.settings.lease_s / 4)
             try:
                 owned = [t.info.id for t in self.tables.values() if t.owned]
                 for table_id in await self.ownership.renew(owned):
                     await self.stand_down(self.tables[table_id])
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("renewing the table leases failed")
+
+    async def _watch_orphans(self) -> None:
+        """Every second, take over the live tables whose owner went away."""
+        while True:
+            await asyncio.sleep(1.0)
+            try:
                 await self.take_orphans()
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("watching the table leases failed")
+                log.exception("looking for tables without an owner failed")
 
     async def stand_down(self, table: Table) -> None:
         """Another server took the table: stop running it here (its copy stays for views)."""
