@@ -149,9 +149,9 @@ class TableManager:
                 log.exception("renewing the table leases failed")
 
     async def _watch_orphans(self) -> None:
-        """Every second, take over the live tables whose owner went away."""
+        """Twice a second, take over the live tables whose owner went away."""
         while True:
-            await asyncio.sleep(1.0)
+            await asyncio.sleep(0.5)
             try:
                 await self.take_orphans()
             except asyncio.CancelledError:
