@@ -99,15 +99,21 @@ def usage(pid: int) -> tuple[float, float]:
     return cpu, rss
 
 
-async def open_table(bases: list[str], n: int) -> tuple[str, list[tuple[str, str]]]:
-    """A started two-seat Slide table opened on server n % S; each seat's (server, cookie)."""
+async def open_table(
+    bases: list[str], n: int, bot: str | None = None
+) -> tuple[str, list[tuple[str, str]]]:
+    """A started Slide table opened on server n % S, two guests (and a bot in a third seat if
+    ``bot``); each guest seat's (server, cookie)."""
     home, other = bases[n % len(bases)], bases[(n + 1) % len(bases)]
     async with (
         httpx.AsyncClient(base_url=home) as host,
         httpx.AsyncClient(base_url=other) as guest2,
     ):
         cookies = [await guest(host), await guest(guest2)]
-        created = await host.post("/api/tables", json={"game": "slide", "seats": 2})
+        spec: dict[str, Any] = {"game": "slide", "seats": 2}
+        if bot:
+            spec = {"game": "slide", "seats": 3, "bots": {"2": bot}}
+        created = await host.post("/api/tables", json=spec)
         created.raise_for_status()
         table_id = created.json()["table"]["id"]
         (await guest2.post(f"/api/tables/{table_id}/join", json={})).raise_for_status()
@@ -244,6 +250,7 @@ def main() -> None:
     parser.add_argument("--db", help="database URL (default: SQLite; PostgreSQL for several)")
     parser.add_argument("--redis", help="Redis URL (needed for several servers)")
     parser.add_argument("--kill-at", type=float, help="SIGKILL server 0 this many seconds in")
+    parser.add_argument("--bot", help="a bot of this level in a third seat of every table")
     args = parser.parse_args()
     if args.servers > 1 and not (args.db and args.redis):
         raise SystemExit("several servers need --db (PostgreSQL) and --redis")
@@ -261,7 +268,7 @@ def main() -> None:
             servers.append(start(home, port, settings))
         bases = [f"http://127.0.0.1:{port}" for port in ports]
         try:
-            opened = asyncio.run(_open_all(bases, args.tables))
+            opened = asyncio.run(_open_all(bases, args.tables, args.bot))
             before = [usage(s.pid) for s in servers]
             killed_ids: list[str] = []
             if args.kill_at is not None:
@@ -294,21 +301,38 @@ def main() -> None:
                 c.join()
             wall = time.perf_counter() - started
             after = [usage(s.pid) if s.poll() is None else None for s in servers]
+            bots = [
+                httpx.get(f"{base}/api/health", timeout=10).json().get("bots")
+                if s.poll() is None
+                else None
+                for base, s in zip(bases, servers, strict=True)
+            ]
         finally:
             for s in servers:
                 if s.poll() is None:
                     s.terminate()
                     s.wait(timeout=30)
     report(args, results, wall, before, after, takeover)
+    for n, stats in enumerate(bots):
+        if stats:
+            print(
+                f"server {n} bots: {stats['requests']} moves, queue wait median "
+                f"{1000 * stats['queue_wait_p50']:.0f} ms, "
+                f"p95 {1000 * stats['queue_wait_p95']:.0f} ms, "
+                f"max {1000 * stats['queue_wait_max']:.0f} ms; "
+                f"greedy instead: {stats['fallbacks'] or 'none'}"
+            )
 
 
-async def _open_all(bases: list[str], tables: int) -> list[tuple[str, list[tuple[str, str]]]]:
+async def _open_all(
+    bases: list[str], tables: int, bot: str | None
+) -> list[tuple[str, list[tuple[str, str]]]]:
     """Open the tables, a few at a time."""
     gate = asyncio.Semaphore(20)
 
     async def one(n: int) -> tuple[str, list[tuple[str, str]]]:
         async with gate:
-            return await open_table(bases, n)
+            return await open_table(bases, n, bot)
 
     return list(await asyncio.gather(*(one(n) for n in range(tables))))
 

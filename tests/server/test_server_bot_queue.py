@@ -74,3 +74,17 @@ def test_a_bot_with_no_worker_in_time_plays_the_fallback(monkeypatch: pytest.Mon
     first, late, waited = run_async(scenario())
     assert late == "greedy (queue)" and 0.9 < waited < 1.5  # patience: max(1 s, 2 x budget)
     assert first == "slow"  # 1.25 s of thinking is within 4 x budget + 1 s from its worker
+
+
+def test_health_reports_the_bot_pools_work(server: Any) -> None:
+    """Operators and benches read the pool's queue waits and fallbacks from ``/api/health``."""
+    alice = server.client("alice")
+    alice.guest()
+    table_id = alice.create_table(game="slide", seats=2, bots={"1": "greedy"})["table"]["id"]
+    sock = alice.connect(table_id)
+    sock.recv()
+    alice.post(f"/api/tables/{table_id}/start")
+    sock.recv_until(lambda m: m.get("kind") == "action" and m["seat"] == 1)
+    bots = alice.get("/api/health")["bots"]
+    assert bots["requests"] >= 1 and bots["fallbacks"] == {}
+    assert 0 <= bots["queue_wait_p50"] <= bots["queue_wait_p95"] <= bots["queue_wait_max"] < 1

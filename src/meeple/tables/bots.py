@@ -133,7 +133,7 @@ class BotPool:
         except asyncio.CancelledError:
             if turn.done() and not turn.cancelled():
                 self._release()  # the slot was handed over just as we gave up
-            else:
+            elif entry in self._queue:  # not yet passed over by a release
                 self._queue.remove(entry)
                 heapq.heapify(self._queue)
             raise

@@ -26,7 +26,7 @@ from meeple.web import pages
 from meeple.web.errors import http_status
 from meeple.web.guard import InputGuard
 from meeple.web.routes import auth, games, records, tables, users
-from meeple.web.schemas import HealthOut
+from meeple.web.schemas import BotStatsOut, HealthOut
 from meeple.web.services import Services
 from meeple.web.sockets import router as sockets_router
 
@@ -75,9 +75,10 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
         return JSONResponse(validation_body(exc), status_code=422)
 
     @app.get("/api/health", tags=["meta"], response_model=HealthOut)
-    async def health() -> HealthOut:
-        """Whether the server is up, and its version."""
-        return HealthOut(status="ok", version=__version__)
+    async def health(request: Request) -> HealthOut:
+        """Whether the server is up, its version, and what its bot pool has done."""
+        stats = request.app.state.services.bots.stats.to_json()
+        return HealthOut(status="ok", version=__version__, bots=BotStatsOut(**stats))
 
     app.include_router(auth.router)
     app.include_router(games.router)

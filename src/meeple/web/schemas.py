@@ -9,11 +9,24 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchem
 from meeple.games import GAME_NAMES
 
 
+class BotStatsOut(BaseModel):
+    """What this server's bot pool has done since it started (for operators and benches)."""
+
+    requests: int
+    queue_wait_p50: float = Field(description="seconds a bot waited for a worker, median")
+    queue_wait_p95: float
+    queue_wait_max: float
+    fallbacks: dict[str, int] = Field(
+        description="greedy moves played instead: 'queue' (no worker in time), 'overrun'"
+    )
+
+
 class HealthOut(BaseModel):
     """The server is up."""
 
     status: Literal["ok"]
     version: str
+    bots: BotStatsOut | None = None
 
 
 class ErrorOut(BaseModel):
