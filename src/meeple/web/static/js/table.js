@@ -86,7 +86,8 @@ function drawPlayers() {
       playing && acting && mySeat() !== index ? el("span", { class: "thinking" }, t("js.table.thinking")) : null,
     ].filter(Boolean).flatMap((part, i) => (i ? [" · ", part] : [part]));
     return el("li", { class: [acting ? "to-act" : "", mySeat() === index ? "me" : ""].join(" ").trim(), dataset: { seat: index } },
-      avatar(seatName(index), { bot: Boolean(seat.bot) }),
+      seat.name || seat.bot ? avatar(seatName(index), { bot: Boolean(seat.bot) })
+        : el("span", { class: "avatar empty", "aria-hidden": "true" }),
       el("span", { class: "line" }, el("span", { class: "name" }, seatName(index)),
         mySeat() === index ? el("span", { class: "muted" }, ` (${t("js.table.you")})`) : null),
       el("span", { class: "line" }, ...parts),
