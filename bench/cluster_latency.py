@@ -27,7 +27,6 @@ import os
 import random
 import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -41,28 +40,7 @@ from websockets.exceptions import ConnectionClosed
 from meeple.bots import get_bot
 
 sys.path.insert(0, str(Path(__file__).parent))
-from server_latency import ENTRY, free_port, guest, percentile
-
-
-def start(data_home: Path, port: int, settings: dict[str, str]) -> subprocess.Popen[bytes]:
-    """``meeple serve`` in a child process with these settings, once it answers."""
-    src = str(Path(__file__).resolve().parents[1] / "src")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MEEPLE_")}
-    env.update(XDG_DATA_HOME=str(data_home), PYTHONPATH=src, **settings)
-    command = [sys.executable, "-c", ENTRY, "serve", "--port", str(port), "--log-level", "error"]
-    process = subprocess.Popen(command, env=env)
-    deadline = time.monotonic() + 60
-    while True:
-        if process.poll() is not None:
-            raise SystemExit("meeple serve stopped at start-up")
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
-                return process
-        except httpx.TransportError:
-            pass
-        if time.monotonic() > deadline:
-            raise SystemExit("meeple serve did not answer")
-        time.sleep(0.1)
+from server_latency import free_port, guest, percentile, start_server
 
 
 def tree(pid: int) -> list[int]:
@@ -254,9 +232,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.servers > 1 and not (args.db and args.redis):
         raise SystemExit("several servers need --db (PostgreSQL) and --redis")
-    settings = {"MEEPLE_LIMIT_GUESTS": "100000/hour", "MEEPLE_LIMIT_TABLES": "100000/hour"}
-    if args.db:
-        settings["MEEPLE_DB"] = args.db
+    settings: dict[str, str] = {}
     if args.redis:
         settings["MEEPLE_REDIS"] = args.redis
     with tempfile.TemporaryDirectory() as folder:
@@ -265,7 +241,7 @@ def main() -> None:
         for n, port in enumerate(ports):
             home = Path(folder) / str(n)
             home.mkdir()
-            servers.append(start(home, port, settings))
+            servers.append(start_server(home, port, args.db, settings))
         bases = [f"http://127.0.0.1:{port}" for port in ports]
         try:
             opened = asyncio.run(_open_all(bases, args.tables, args.bot))

@@ -46,13 +46,16 @@ def free_port() -> int:
         return port
 
 
-def start_server(data_home: Path, port: int, db: str | None) -> subprocess.Popen[bytes]:
-    """``meeple serve`` in a child process, once it answers."""
+def start_server(
+    data_home: Path, port: int, db: str | None, settings: dict[str, str] | None = None
+) -> subprocess.Popen[bytes]:
+    """``meeple serve`` in a child process (``settings``: more ``MEEPLE_*``), once it answers."""
     src = str(Path(__file__).resolve().parents[1] / "src")
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEEPLE_")}
     env.update(XDG_DATA_HOME=str(data_home), PYTHONPATH=src)
     # Every player here is a guest from one address: the per-address limits are not measured.
     env.update(MEEPLE_LIMIT_GUESTS="100000/hour", MEEPLE_LIMIT_TABLES="100000/hour")
+    env.update(settings or {})
     command = [sys.executable, "-c", ENTRY, "serve", "--port", str(port), "--log-level", "warning"]
     if db:
         command += ["--db", db]

@@ -8,7 +8,14 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy
-from server_harness import PG_URL, LiveServer, make_settings, missing_service, start_server
+from server_harness import (
+    PG_URL,
+    LiveServer,
+    make_settings,
+    missing_service,
+    require_redis,
+    start_server,
+)
 
 
 @pytest.fixture
@@ -56,3 +63,16 @@ def server(tmp_path: Path) -> Iterator[LiveServer]:
         yield live
     finally:
         live.stop()
+
+
+@pytest.fixture
+def two_servers(tmp_path: Path, pg_url: str) -> Iterator[tuple[LiveServer, LiveServer]]:
+    """Two live servers sharing one PostgreSQL schema and Redis (skipped without Redis)."""
+    redis_url = require_redis()
+    first = start_server(make_settings(tmp_path / "a", pg_url, redis=redis_url))
+    second = start_server(make_settings(tmp_path / "b", pg_url, redis=redis_url))
+    try:
+        yield first, second
+    finally:
+        first.stop()
+        second.stop()

@@ -5,7 +5,6 @@ takes the table over within seconds, with no action lost or applied twice."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,26 +14,12 @@ from server_harness import (
     LiveServer,
     Socket,
     free_port,
-    make_settings,
     play_out,
     require_redis,
-    start_server,
 )
 from test_server_restart import RemoteServer, ServeProcess, client_of
 
 from meeple.games.base import GameRecord, replay
-
-
-@pytest.fixture
-def two_servers(tmp_path: Path, pg_url: str) -> Iterator[tuple[LiveServer, LiveServer]]:
-    redis_url = require_redis()
-    east = start_server(make_settings(tmp_path / "a", pg_url, redis=redis_url))
-    west = start_server(make_settings(tmp_path / "b", pg_url, redis=redis_url))
-    try:
-        yield east, west
-    finally:
-        east.stop()
-        west.stop()
 
 
 def count_bot_calls(server: LiveServer) -> list[str]:

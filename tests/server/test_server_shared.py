@@ -7,35 +7,11 @@ one writer win, and the bus tells the other server to catch up.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from server_harness import (
     LiveServer,
-    make_settings,
     play_out,
-    require_redis,
-    start_server,
 )
-
-
-@pytest.fixture
-def redis_url() -> str:
-    return require_redis()
-
-
-@pytest.fixture
-def two_servers(
-    tmp_path: Path, pg_url: str, redis_url: str
-) -> Iterator[tuple[LiveServer, LiveServer]]:
-    first = start_server(make_settings(tmp_path / "a", pg_url, redis=redis_url))
-    second = start_server(make_settings(tmp_path / "b", pg_url, redis=redis_url))
-    try:
-        yield first, second
-    finally:
-        first.stop()
-        second.stop()
 
 
 @pytest.mark.postgres
