@@ -36,7 +36,8 @@ from rich.table import Table
 from meeple.games.summy.game import GAME
 from meeple.games.summy.movegen import best_moves, legal_moves
 from meeple.games.summy.movegen_solve import clear_caches
-from meeple.games.summy.tiles import HAND_SIZE, Discard, Pass, Placement, Position
+from meeple.games.summy.state import initial_stock
+from meeple.games.summy.tiles import EQUALS, HAND_SIZE, Discard, Pass, Placement, Position
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "games" / "summy"))
 from test_movegen import brute_force
@@ -61,6 +62,34 @@ def build_position(seed: int) -> Position:
     position = state.position()
     hand = (*position.hand, *state.stock)[:HAND_SIZE]
     return Position(position.tiles, position.equations, hand)
+
+
+def build_fresh_hand_position(seed: int) -> Position:
+    """A table grown by 4 to 17 turns that each draw a fresh 8-tile hand, then a fresh hand.
+
+    Every turn draws 8 tiles at random from those not on the table, plays a
+    uniformly random legal placement if there is one, and puts the unused
+    tiles back. Hands drawn this way often hold two or three ``=`` and two
+    operators: the hands the expert imagines for its opponent, and the ones
+    an analysis meets.
+    """
+    rng = random.Random(seed)
+    position = GAME.setup({"players": 2}, seed).position()
+    tiles, equations = dict(position.tiles), position.equations
+
+    def fresh_hand() -> tuple[str, ...]:
+        free = initial_stock() + [EQUALS]
+        for tile in tiles.values():
+            free.remove(tile)
+        return tuple(rng.sample(free, min(HAND_SIZE, len(free))))
+
+    for _ in range(rng.randint(4, 17)):
+        moves = list(legal_moves(Position(tiles, equations, fresh_hand())))
+        if moves:
+            move = rng.choice(moves)
+            tiles.update(move.placement.tiles)
+            equations = (*equations, move.equation)
+    return Position(dict(tiles), equations, fresh_hand())
 
 
 def time_each(

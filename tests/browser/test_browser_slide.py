@@ -106,3 +106,23 @@ def test_two_browsers_play_a_whole_slide_game(new_page: NewPage) -> None:
         page.wait_for_url(lambda url: table_id not in url)
         expect(page.locator(".slide-status")).to_contain_text("Round 1 of 16")
     assert alice.url == bob.url
+
+
+def test_a_player_who_leaves_the_page_shows_as_away(new_page: NewPage) -> None:
+    alice = new_page("en-GB")
+    bob = new_page("fr-FR")
+    table_id = create_slide_table(alice)
+    bob.goto(f"/table/{table_id}")
+    bob.locator("#waiting-seats button").first.click()
+    alice.get_by_role("button", name="Start the game").click()
+    bobs_seat = alice.locator('.players li[data-seat="1"]')
+    expect(bobs_seat).not_to_have_class(re.compile("away"))
+    bob.goto("/")  # bob's table socket closes
+    expect(bobs_seat).to_have_class(re.compile("away"))
+    expect(bobs_seat).to_contain_text("away")
+    bob.goto(f"/table/{table_id}")
+    expect(bobs_seat).not_to_have_class(re.compile("away"))
+    # Bob sees alice present, in French, and never himself as away.
+    expect(bob.locator(".players li.away")).to_have_count(0)
+    bob.close()
+    expect(bobs_seat).to_have_class(re.compile("away"))

@@ -151,6 +151,33 @@ def test_spectators_on_another_server_are_counted_everywhere(
     news = seated.recv_until(lambda m: m.get("type") == "watchers")
     assert news["spectators"] == 1
     assert alice.get(f"/api/tables/{table_id}")["table"]["spectators"] == 1
+    # The spectator's server learns who else is there from the other server.
+    news = watching.recv_until(lambda m: m.get("type") == "watchers" and m["present"] == [0])
+    assert news["spectators"] == 1
     watching.close()
     news = seated.recv_until(lambda m: m.get("type") == "watchers")
     assert news["spectators"] == 0
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+def test_a_table_opened_on_one_server_is_in_the_others_lobby_at_once(
+    two_servers: tuple[LiveServer, LiveServer],
+) -> None:
+    east, west = two_servers
+    west.services.tables.lobby_cache.ttl_s = 3600.0  # only lobby news may refresh it
+    visitor = west.client("visitor")
+    visitor.guest()
+    before = {t["id"] for t in visitor.get("/api/tables", game="slide")}
+    host = east.client("host")
+    host.guest()
+    opened = host.create_table(game="slide", seats=2)["table"]["id"]
+    deadline = time.monotonic() + 5
+    while opened not in {t["id"] for t in visitor.get("/api/tables", game="slide")}:
+        assert time.monotonic() < deadline, "the other server's lobby never saw the table"
+        time.sleep(0.02)
+    assert opened not in before
+    host.post(f"/api/tables/{opened}/leave")  # the creator leaves: the table closes
+    while opened in {t["id"] for t in visitor.get("/api/tables", game="slide")}:
+        assert time.monotonic() < deadline, "the other server's lobby kept a closed table"
+        time.sleep(0.02)

@@ -232,6 +232,23 @@ def test_seated_players_see_spectators_come_and_go(server: LiveServer) -> None:
     assert a.recv()["table"]["spectators"] == 0
     watcher = server.client("watcher").connect(table_id)
     assert watcher.recv()["table"]["spectators"] == 1
-    assert a.recv_until(lambda m: m["type"] == "watchers") == {"type": "watchers", "spectators": 1}
+    news = a.recv_until(lambda m: m["type"] == "watchers")
+    assert news == {"type": "watchers", "spectators": 1, "present": [0]}
     watcher.close()
-    assert a.recv_until(lambda m: m["type"] == "watchers") == {"type": "watchers", "spectators": 0}
+    news = a.recv_until(lambda m: m["type"] == "watchers")
+    assert news == {"type": "watchers", "spectators": 0, "present": [0]}
+
+
+def test_players_see_each_other_come_and_go(server: LiveServer) -> None:
+    alice, bob, table_id = slide_pair(server)
+    a = alice.connect(table_id)
+    hello = a.recv()
+    assert hello["table"]["present"] == [0]
+    b = bob.connect(table_id)
+    assert b.recv()["table"]["present"] == [0, 1]
+    assert a.recv_until(lambda m: m["type"] == "watchers")["present"] == [0, 1]
+    assert alice.get(f"/api/tables/{table_id}")["table"]["present"] == [0, 1]
+    b.close()
+    news = a.recv_until(lambda m: m["type"] == "watchers")
+    assert news == {"type": "watchers", "spectators": 0, "present": [0]}
+    assert alice.get(f"/api/tables/{table_id}")["table"]["present"] == [0]

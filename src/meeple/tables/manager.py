@@ -24,6 +24,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from meeple.bus import Bus
+from meeple.bus.base import Subscription
 from meeple.config import Settings
 from meeple.games.base import JSON, GameRecord
 from meeple.ratelimit import RateLimits
@@ -35,6 +36,7 @@ from meeple.tables.bots import BotPool
 from meeple.tables.calls import CallRouter, CallTimeout, NotOwner
 from meeple.tables.clock import Clock
 from meeple.tables.errors import TableError
+from meeple.tables.lobby import LobbyCache
 from meeple.tables.log import CLOSED, FINISHED, OPEN, PLAYING, LogEvent
 from meeple.tables.owners import Ownership, RedisLeases, SoleOwner
 from meeple.tables.persist import event_from_row, event_row, seat_row
@@ -80,6 +82,8 @@ class TableManager:
             self.ownership = RedisLeases(redis, settings.lease_s)
         self.calls = CallRouter(bus, self.ownership.server_id, self.get)
         self._watchers: list[asyncio.Task[None]] = []
+        self.lobby_cache = LobbyCache(self._build_lobby)
+        """The lobby's lists, shared by every request for a second (or until lobby news)."""
 
     @property
     def server_id(self) -> str:
@@ -92,9 +96,11 @@ class TableManager:
             await self.calls.start()
         await self.take_orphans()
         if self.shared:
+            lobby_news = await self.bus.subscribe(LOBBY_CHANNEL)
             self._watchers = [
                 asyncio.create_task(self._renew_leases()),
                 asyncio.create_task(self._watch_orphans()),
+                asyncio.create_task(self._watch_lobby(lobby_news)),
             ]
 
     async def stop(self) -> None:
@@ -298,9 +304,24 @@ class TableManager:
         )
 
     async def lobby(self, game: str | None = None, status: str = OPEN) -> list[dict[str, JSON]]:
-        """The public tables waiting for players (or, with ``status="playing"``, to watch)."""
+        """The public tables waiting for players (or, with ``status="playing"``, to watch).
+
+        Served from :class:`LobbyCache` (shared, read-only: do not change it).
+        """
+        return await self.lobby_cache.get(game, status)
+
+    async def _build_lobby(self, game: str | None, status: str) -> list[dict[str, JSON]]:
         rows = await self.db.run(queries.open_public_tables, game, 100, status)
         return [(await self.get(row.id)).summary() for row, _seats in rows]
+
+    async def _watch_lobby(self, news: Subscription) -> None:
+        """Drop the lobby's lists on any server's lobby news."""
+        try:
+            while True:
+                await news.get()
+                self.lobby_cache.changed()
+        finally:
+            await news.close()
 
     async def lobby_changed(self, table: Table) -> None:
         """Tell lobby watchers about a public table that opened, changed or left the lobby.
@@ -312,6 +333,7 @@ class TableManager:
             self.forget_later(table.info.id)
         if table.info.private:
             return
+        self.lobby_cache.changed()
         if table.snap.status == OPEN:
             await self.bus.publish(LOBBY_CHANNEL, {"type": "table", "table": table.summary()})
         else:

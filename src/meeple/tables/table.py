@@ -101,6 +101,8 @@ class Table:
         """Connections to this table on this server: connection key -> user id (None: anonymous)."""
         self.remote_spectators: dict[str, int] = {}
         """Other servers' spectator counts of this table, as they announced them."""
+        self.remote_present: dict[str, frozenset[int]] = {}
+        """The seats whose players other servers announced connected to this table."""
         self.lock = asyncio.Lock()
         self.owned = False
         """Whether this server runs the table (clocks, bots, writes); else it forwards writes."""
@@ -173,6 +175,28 @@ class Table:
         """Spectators on every server: this one's, and the counts others announced on the bus."""
         return self.local_spectators() + sum(self.remote_spectators.values())
 
+    def local_present(self) -> frozenset[int]:
+        """The seats whose players have a connection to this table on this server."""
+        snap = self.snap
+        seats = (snap.seat_of(uid) for uid in self.viewers.values() if uid is not None)
+        return frozenset(seat for seat in seats if seat is not None)
+
+    def present_seats(self) -> list[int]:
+        """The seats whose players are connected to this table on any server (presence)."""
+        present = set(self.local_present())
+        for seats in self.remote_present.values():
+            present |= seats
+        return sorted(seat for seat in present if seat < len(self.snap.seats))
+
+    def heard_watchers(self, server: str, spectators: int, present: list[int]) -> None:
+        """Keep what another server announced of its connections to this table."""
+        self.remote_spectators[server] = spectators
+        self.remote_present[server] = frozenset(present)
+
+    def presence(self) -> tuple[int, list[int]]:
+        """The spectator count and the present seats, as clients are told them."""
+        return self.spectator_count(), self.present_seats()
+
     def summary(self) -> dict[str, JSON]:
         """The table's public description (never the seed or an invite token)."""
         info, snap = self.info, self.snap
@@ -194,6 +218,7 @@ class Table:
             "to_act": to_act,
             "deadlines": {str(seat): at for seat, at in sorted(self.deadlines.items())},
             "spectators": self.spectator_count(),
+            "present": self.present_seats(),
             "bots_at": self.runtime.bots_at,
             "result": snap.result.to_json() if snap.result else None,
             "rematch_of": info.rematch_of,

@@ -159,6 +159,9 @@ class TableSummary(BaseModel):
     to_act: list[int]
     deadlines: dict[str, float] = Field(description="seat -> when its move clock runs out")
     spectators: int
+    present: list[int] = Field(
+        default_factory=list, description="seats whose players are connected now (any server)"
+    )
     bots_at: float | None = Field(
         None, description="a quick-play table: when bots take the free seats (server clock)"
     )

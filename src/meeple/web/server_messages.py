@@ -90,10 +90,11 @@ class Error(ServerMessage):
 
 
 class Watchers(ServerMessage):
-    """How many people watch the table now (sent when someone comes or goes)."""
+    """Who is there now: spectators and connected players (sent when someone comes or goes)."""
 
     type: Literal["watchers"]
-    spectators: int = Field(description="connections without a seat (on this server)")
+    spectators: int = Field(description="connections without a seat, on every server")
+    present: list[int] = Field(description="seats whose players are connected, on every server")
 
 
 class Pong(ServerMessage):

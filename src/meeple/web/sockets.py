@@ -57,7 +57,7 @@ class TableConnection:
     def __init__(self, websocket: WebSocket, services: Services, table: Table, user: User | None):
         self.websocket, self.services, self.table, self.user = websocket, services, table, user
         self.sent_version = 0
-        self.sent_spectators = -1
+        self.sent_presence: tuple[int, list[int]] | None = None
         self._session_checked_at = time.monotonic()
         self._send_lock = asyncio.Lock()
         # One stream of table messages at a time (hello, resume, events), so a
@@ -106,7 +106,7 @@ class TableConnection:
         table, seat = self.table, self.seat
         version = table.snap.version
         self.sent_version = version
-        self.sent_spectators = table.spectator_count()
+        self.sent_presence = table.presence()
         await self.send(
             {
                 "type": "hello",
@@ -156,18 +156,31 @@ class TableConnection:
         while True:
             announced = await subscription.get()
             if announced.get("type") == "watchers":
-                server = announced.get("server")
-                if server is not None and server != self.services.tables.server_id:
-                    self.table.remote_spectators[server] = int(announced.get("spectators", 0))
-                count = self.table.spectator_count()
-                if count != self.sent_spectators:  # only news: not a seat's own (re)connection
-                    self.sent_spectators = count
-                    await self.send({"type": "watchers", "spectators": count})
+                await self._heard_watchers(announced)
                 continue
             if announced.get("version", 0) > self.table.snap.version:
                 await self.table.catch_up()
             await self.signed_in_user()  # a signed-out socket gets a spectator's views
             await self.send_new_events()
+
+    async def _heard_watchers(self, announced: dict[str, Any]) -> None:
+        """Another connection came or went (here or on another server): pass on what changed."""
+        table, me = self.table, self.services.tables.server_id
+        server = announced.get("server")
+        if server is not None and server != me:
+            table.heard_watchers(
+                server, int(announced.get("spectators", 0)), list(announced.get("present", []))
+            )
+            # A server just seeing this table's first connection does not know ours yet:
+            # one connection per server (the oldest here) tells it.
+            if announced.get("first") and next(iter(table.viewers), None) == id(self):
+                await self.services.bus.publish(
+                    channel(table.info.id), watchers_changed(self.services, table)
+                )
+        spectators, present = table.presence()
+        if (spectators, present) != self.sent_presence:  # only news, not a repeat
+            self.sent_presence = (spectators, present)
+            await self.send({"type": "watchers", "spectators": spectators, "present": present})
 
     async def read(self) -> None:
         """Handle the client's messages until it goes away; each is answered, none drops it."""
@@ -261,8 +274,11 @@ async def table_socket(
         return
     subscription = await services.bus.subscribe(channel(table_id))
     connection = TableConnection(websocket, services, table, user)
+    first_here = not table.viewers
     table.viewers[id(connection)] = None if user is None else user.id
-    await services.bus.publish(channel(table_id), watchers_changed(services, table))
+    await services.bus.publish(
+        channel(table_id), watchers_changed(services, table, first=first_here)
+    )
     tasks: list[asyncio.Task[None]] = []
     try:
         if since is None:
@@ -293,13 +309,19 @@ async def table_socket(
             await services.bus.publish(channel(table_id), watchers_changed(services, table))
 
 
-def watchers_changed(services: Services, table: Table) -> dict[str, Any]:
-    """The bus news that this server's spectators of a table changed, with their number, so
-    every server shows the count of all of them."""
+def watchers_changed(services: Services, table: Table, first: bool = False) -> dict[str, Any]:
+    """The bus news that this server's connections to a table changed: its spectator count
+    and the seats whose players are connected here, so every server shows them all.
+
+    ``first``: this server had no connection to the table before, so it knows nothing
+    of the others' yet; they answer with theirs.
+    """
     return {
         "type": "watchers",
         "server": services.tables.server_id,
         "spectators": table.local_spectators(),
+        "present": sorted(table.local_present()),
+        "first": first,
     }
 
 

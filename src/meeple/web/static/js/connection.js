@@ -79,7 +79,7 @@ export class TableConnection {
         if (this.handlers.ack) this.handlers.ack(data);
         break;
       case "watchers":
-        if (this.handlers.watchers) this.handlers.watchers(data.spectators);
+        if (this.handlers.watchers) this.handlers.watchers(data.spectators, data.present);
         break;
       default:
         break;

@@ -78,14 +78,18 @@ function drawPlayers() {
     const at = deadlines[String(index)];
     const left = at === undefined || at === null ? null : at - Date.now() / 1000;
     const acting = toAct.includes(index);
+    // A seated person with no connection to the table (on any server) is away; bots never are.
+    const away = Boolean(seat.user_id && !seat.bot && !seat.zombie && !seat.left && Array.isArray(info.present)
+      && !info.present.includes(index));
     const parts = [
+      away ? el("span", { class: "away-note" }, t("js.table.away")) : null,
       scores[index] !== undefined ? el("span", { class: "score" }, t("js.table.points", { n: scores[index] })) : null,
       left !== null ? el("span", { class: `clock${left < 15 ? " low" : ""}`, "aria-label": t("js.table.clock_label", { time: formatClock(left) }) }, formatClock(left)) : null,
       ...(view && gameModule ? gameModule.seatNotes(view, index) : []),
       // Someone else's turn: say they are thinking (a bot's "moment" is a setting on the server).
       playing && acting && mySeat() !== index ? el("span", { class: "thinking" }, t("js.table.thinking")) : null,
     ].filter(Boolean).flatMap((part, i) => (i ? [" · ", part] : [part]));
-    return el("li", { class: [acting ? "to-act" : "", mySeat() === index ? "me" : ""].join(" ").trim(), dataset: { seat: index } },
+    return el("li", { class: [acting ? "to-act" : "", mySeat() === index ? "me" : "", away ? "away" : ""].join(" ").trim(), dataset: { seat: index } },
       seat.name || seat.bot ? avatar(seatName(index), { bot: Boolean(seat.bot) })
         : el("span", { class: "avatar empty", "aria-hidden": "true" }),
       el("span", { class: "line" }, el("span", { class: "name" }, seatName(index)),
@@ -276,8 +280,11 @@ const connection = new TableConnection(routes.tableSocket(tableId), invite, {
     draw();
     if (info.status === "finished") loadRatingChanges();
   },
-  watchers(count) {
-    if (info) info.spectators = count;
+  watchers(count, present) {
+    if (info) {
+      info.spectators = count;
+      if (Array.isArray(present)) info.present = present;
+    }
     draw();
   },
   event(event) {
