@@ -12,12 +12,18 @@ position it times, single process, with the solver's caches emptied first:
   ``--brute`` positions only (it tries every arrangement of the hand on every
   segment: seconds per position with 8 tiles).
 
-and prints the median, 95th percentile and maximum wall-clock time per
+It does the same on a second kind of positions (``fresh hands``, seeds
+0..N-1 of ``tests/games/summy/summy_positions.py``): tables grown by turns
+that each draw a fresh 8-tile hand, then a fresh 8-tile hand (often two or
+three ``=``), as the expert imagines its opponent and an analysis meets them.
+
+It prints the median, 95th percentile and maximum wall-clock time per
 position, the median and 95th percentile CPU time of the process (steadier
 on a shared machine), the moves found per second and, on the brute-force
 subset, the ratio of medians.
 
     .venv/bin/python bench/summy_movegen.py [--positions 100] [--brute 20]
+        [--engine python|compiled]
 """
 
 from __future__ import annotations
@@ -35,11 +41,12 @@ from rich.table import Table
 
 from meeple.games.summy.game import GAME
 from meeple.games.summy.movegen import best_moves, legal_moves
+from meeple.games.summy.movegen_engine import ENGINES, engine, use_engine
 from meeple.games.summy.movegen_solve import clear_caches
-from meeple.games.summy.state import initial_stock
-from meeple.games.summy.tiles import EQUALS, HAND_SIZE, Discard, Pass, Placement, Position
+from meeple.games.summy.tiles import HAND_SIZE, Discard, Pass, Placement, Position
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "games" / "summy"))
+from summy_positions import fresh_hand_position
 from test_movegen import brute_force
 
 
@@ -62,34 +69,6 @@ def build_position(seed: int) -> Position:
     position = state.position()
     hand = (*position.hand, *state.stock)[:HAND_SIZE]
     return Position(position.tiles, position.equations, hand)
-
-
-def build_fresh_hand_position(seed: int) -> Position:
-    """A table grown by 4 to 17 turns that each draw a fresh 8-tile hand, then a fresh hand.
-
-    Every turn draws 8 tiles at random from those not on the table, plays a
-    uniformly random legal placement if there is one, and puts the unused
-    tiles back. Hands drawn this way often hold two or three ``=`` and two
-    operators: the hands the expert imagines for its opponent, and the ones
-    an analysis meets.
-    """
-    rng = random.Random(seed)
-    position = GAME.setup({"players": 2}, seed).position()
-    tiles, equations = dict(position.tiles), position.equations
-
-    def fresh_hand() -> tuple[str, ...]:
-        free = initial_stock() + [EQUALS]
-        for tile in tiles.values():
-            free.remove(tile)
-        return tuple(rng.sample(free, min(HAND_SIZE, len(free))))
-
-    for _ in range(rng.randint(4, 17)):
-        moves = list(legal_moves(Position(tiles, equations, fresh_hand())))
-        if moves:
-            move = rng.choice(moves)
-            tiles.update(move.placement.tiles)
-            equations = (*equations, move.equation)
-    return Position(dict(tiles), equations, fresh_hand())
 
 
 def time_each(
@@ -120,43 +99,60 @@ def percentile(values: Sequence[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))]
 
 
+KINDS: dict[str, Callable[[int], Position]] = {
+    "random play": build_position,
+    "fresh hands": fresh_hand_position,
+}
+"""The two kinds of positions, each built from seeds 0..N-1."""
+
+
 def main() -> None:
-    """Build the positions, time every method, print the table."""
+    """Build the positions of both kinds, time every method, print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--positions", type=int, default=100)
+    parser.add_argument("--positions", type=int, default=100, help="positions of each kind")
     parser.add_argument("--brute", type=int, default=20, help="positions for the brute force")
-    args = parser.parse_args()
-    console = Console(width=150)
-    start = time.perf_counter()
-    positions = [build_position(seed) for seed in range(args.positions)]
-    tiles = [len(p.tiles) for p in positions]
-    console.print(
-        f"{len(positions)} positions (seeds 0-{args.positions - 1}) built in "
-        f"{time.perf_counter() - start:.1f} s; table tiles: median {statistics.median(tiles)}, "
-        f"max {max(tiles)}"
+    parser.add_argument(
+        "--engine", choices=ENGINES, help="the search (default: compiled where built)"
     )
+    args = parser.parse_args()
+    if args.engine:
+        use_engine(args.engine)
+    console = Console(width=160)
+    kinds: dict[str, list[Position]] = {}
+    for kind, build in KINDS.items():
+        start = time.perf_counter()
+        kinds[kind] = [build(seed) for seed in range(args.positions)]
+        tiles = [len(p.tiles) for p in kinds[kind]]
+        console.print(
+            f"{kind}: {args.positions} positions (seeds 0-{args.positions - 1}) built in "
+            f"{time.perf_counter() - start:.1f} s; table tiles: median "
+            f"{statistics.median(tiles)}, max {max(tiles)}"
+        )
 
     def full_list(position: Position) -> int:
         """The full list of legal moves, built; how many."""
         return len(list(legal_moves(position)))
 
-    runs: list[tuple[str, Sequence[Position], Callable[[Position], int], bool]] = [
-        ("legal_moves (full list)", positions, full_list, False),
-        ("best_moves n=1", positions, lambda p: len(best_moves(p, 1)), False),
-        ("best_moves n=10", positions, lambda p: len(best_moves(p, 10)), False),
-        ("legal_moves, asked again (warm cache)", positions, full_list, True),
-    ]
-    subset = positions[: args.brute]
+    runs: list[tuple[str, str, Sequence[Position], Callable[[Position], int], bool]] = []
+    for kind, positions in kinds.items():
+        runs += [
+            (kind, "legal_moves (full list)", positions, full_list, False),
+            (kind, "best_moves n=1", positions, lambda p: len(best_moves(p, 1)), False),
+            (kind, "best_moves n=10", positions, lambda p: len(best_moves(p, 10)), False),
+            (kind, "legal_moves, asked again (warm cache)", positions, full_list, True),
+        ]
+    subset = kinds["random play"][: args.brute]
     if subset:
         seeds = f"seeds 0-{len(subset) - 1}"
         runs += [
-            (f"legal_moves, {seeds}", subset, full_list, False),
-            (f"brute force, {seeds}", subset, lambda p: len(brute_force(p)), False),
+            ("random play", f"legal_moves, {seeds}", subset, full_list, False),
+            ("random play", f"brute force, {seeds}", subset, lambda p: len(brute_force(p)), False),
         ]
-    table = Table(title="Summy move generation, per position (one process)")
+    table = Table(title=f"Summy move generation, per position (one process, {engine()} engine)")
     columns = (
-        "method",
         "positions",
+        "method",
+        "n",
         "moves",
         "median ms",
         "p95 ms",
@@ -165,14 +161,15 @@ def main() -> None:
         "CPU p95 ms",
     )
     for column in (*columns, "moves/s"):
-        table.add_column(column, justify="left" if column == "method" else "right")
+        table.add_column(column, justify="left" if column in ("positions", "method") else "right")
     medians: dict[str, float] = {}
     cpu_medians: dict[str, float] = {}
-    for name, chosen, run, warm in runs:
+    for kind, name, chosen, run, warm in runs:
         seconds, cpu, found = time_each(chosen, run, warm)
         medians[name] = statistics.median(seconds)
         cpu_medians[name] = statistics.median(cpu)
         table.add_row(
+            kind,
             name,
             str(len(chosen)),
             str(found),
@@ -185,7 +182,7 @@ def main() -> None:
         )
     console.print(table)
     if subset:
-        fast, slow = runs[-2][0], runs[-1][0]
+        fast, slow = runs[-2][1], runs[-1][1]
         console.print(
             f"brute force / legal_moves on {seeds}: median {medians[slow] / medians[fast]:,.0f}x "
             f"(CPU {cpu_medians[slow] / cpu_medians[fast]:,.0f}x)"

@@ -58,6 +58,25 @@ def test_moves_prints_every_legal_move_once_as_json(
         assert (item["score"], item["equation"]) == (move.score, move.equation_text)
 
 
+def test_moves_on_either_engine_print_the_same_moves(capsys: pytest.CaptureFixture[str]) -> None:
+    from meeple.games.summy import movegen_engine
+
+    before = movegen_engine.engine()
+    try:
+        status, python_out, err = run(capsys, "summy", "moves", MIDGAME, "--engine", "python")
+        assert (status, err) == (0, "")
+        assert movegen_engine.engine() == "python"
+        if movegen_engine.compiled_available():
+            status, compiled_out, err = run(
+                capsys, "summy", "moves", MIDGAME, "--engine", "compiled"
+            )
+            assert (status, err, compiled_out) == (0, "", python_out)
+        status, _out, err = run(capsys, "summy", "moves", MIDGAME, "--engine", "fast")
+        assert status == 2 and "invalid choice: 'fast'" in err
+    finally:
+        movegen_engine.use_engine(before)
+
+
 def test_moves_best_n_are_the_highest_scores(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run(capsys, "summy", "moves", MIDGAME)
     scores = sorted((item["score"] for item in json.loads(out)), reverse=True)

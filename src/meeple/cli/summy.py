@@ -1,8 +1,11 @@
 """``meeple summy moves | check | replay``: Summy positions, moves and game records from files.
 
-- ``moves POSITION.json [--best N] [--text]``: every legal placement of the
-  player to move as one JSON array (``docs/summy-position-format.md``), or
-  the N best; ``--text`` prints a readable table instead.
+- ``moves POSITION.json [--best N] [--text] [--engine python|compiled]``:
+  every legal placement of the player to move as one JSON array
+  (``docs/summy-position-format.md``), or the N best; ``--text`` prints a
+  readable table instead; ``--engine`` picks the move generator's search (the
+  compiled core where it is built, else the pure-Python reference; the same
+  moves either way).
 - ``check POSITION.json MOVE.json``: whether the move is legal and its score,
   or the rule it breaks (exit 0 legal, 1 illegal).
 - ``replay RECORD.json``: the final scores, or the first bad action and why (exit 1).
@@ -28,6 +31,7 @@ from meeple.games.summy.formats import (
     placement_from_json,
     position_from_json,
 )
+from meeple.games.summy.movegen_engine import ENGINE_VARIABLE, ENGINES, use_engine
 from meeple.games.summy.notation import move_text
 from meeple.games.summy.rules import check_move
 from meeple.games.summy.tiles import Move, Position
@@ -44,6 +48,12 @@ def register(subparsers: Any) -> None:
     moves.add_argument("position", metavar="POSITION.json", help="a position ('-' for stdin)")
     moves.add_argument("--best", type=_positive, metavar="N", help="only the N highest-scoring")
     moves.add_argument("--text", action="store_true", help="a readable table instead of JSON")
+    moves.add_argument(
+        "--engine",
+        choices=ENGINES,
+        help="the move generator's search (default: compiled where built, else python;"
+        f" or the {ENGINE_VARIABLE} environment variable)",
+    )
     moves.set_defaults(func=run_moves)
 
     check = commands.add_parser("check", help="is this move legal here, and what does it score")
@@ -89,6 +99,11 @@ def run_moves(args: argparse.Namespace) -> int:
     """Print every legal placement (or the best N) of the position's player to move."""
     from meeple.games.summy.movegen import best_moves, legal_moves
 
+    if args.engine:
+        try:
+            use_engine(args.engine)
+        except ValueError as error:
+            fail(str(error))
     position = _read_position(args.position)
     moves = best_moves(position, args.best) if args.best else list(legal_moves(position))
     if args.text:

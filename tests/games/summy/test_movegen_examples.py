@@ -8,6 +8,8 @@ from meeple.games.summy.movegen import best_moves, legal_moves
 from meeple.games.summy.movegen_solve import _search, solve
 from meeple.games.summy.tiles import Cell, Equation, Placement, Position
 
+pytestmark = pytest.mark.usefixtures("summy_engine")
+
 START: dict[Cell, str] = {(0, 0): "="}
 
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 
 from meeple.games.base import IllegalAction
 from meeple.games.summy.movegen_solve import HOLE, solve
@@ -47,6 +48,7 @@ from meeple.games.summy.tiles import (
     DIGITS,
     DIRECTIONS,
     HAND_SIZE,
+    Cell,
     Direction,
     Equation,
     Move,
@@ -67,19 +69,30 @@ class _Candidate:
         """Where this stretch's moves come in the legal-moves order."""
         return (DIRECTIONS.index(self.direction), self.line, self.stretch.start)
 
+    @cached_property
+    def _layout(self) -> tuple[tuple[int, ...], tuple[Cell, ...], list[str], Cell]:
+        """Where the pattern's holes are, their cells, the old text between them, the first cell."""
+        stretch, direction, line = self.stretch, self.direction, self.line
+        pattern = stretch.pattern
+        holes = tuple(k for k, cell in enumerate(pattern) if cell == HOLE)
+        cells = tuple(cell_at(direction, line, stretch.start + k) for k in holes)
+        return holes, cells, pattern.split(HOLE), cell_at(direction, line, stretch.start)
+
     def move(self, end: int, filling: str) -> Move:
         """The move that fills the run ``pattern[:end + 1]`` with ``filling`` (a tile per hole)."""
-        stretch, direction, line = self.stretch, self.direction, self.line
-        placed = tuple(
-            (cell_at(direction, line, pos), tile)
-            for pos, tile in zip(stretch.holes, filling, strict=False)
-        )
-        it = iter(filling)
-        text = "".join(next(it) if cell == HOLE else cell for cell in stretch.pattern[: end + 1])
-        score = sum(ord(t) - 48 for t in text if t in DIGITS)
-        row, col = cell_at(direction, line, stretch.start)
-        equation = Equation(row, col, direction, end + 1)
-        return Move(Placement(direction, placed), score, text, equation)
+        holes, cells, between, (row, col) = self._layout
+        # The old text before each hole, then its tile; then the old text up to the end.
+        text = "".join(map(str.__add__, between, filling))
+        text += self.stretch.pattern[holes[len(filling) - 1] + 1 : end + 1]
+        score = sum(map(_POINTS.__getitem__, text))
+        equation = Equation(row, col, self.direction, end + 1)
+        # The holes' cells are in reading order, which is sorted order in both directions.
+        placement = Placement.of_sorted(self.direction, tuple(zip(cells, filling, strict=False)))
+        return Move(placement, score, text, equation)
+
+
+_POINTS = {tile: (ord(tile) - 48 if tile in DIGITS else 0) for tile in "0123456789+-x:="}
+"""What each tile scores (digits their value, the rest nothing)."""
 
 
 def _candidates(position: Position) -> Iterator[_Candidate]:

@@ -39,6 +39,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from meeple.games.summy.movegen_digit import lone_tile_equations
+from meeple.games.summy.movegen_engine import Search, compiled_search, on_engine_change
 from meeple.games.summy.tiles import HAND_SIZE
 
 HOLE = "?"
@@ -53,6 +54,13 @@ def solve(pattern: str, hand: str) -> tuple[tuple[int, str], ...]:
 
     Sorted by ``end`` then ``filling``. ``hand`` must be sorted (it is a cache key).
     """
+    compiled = _engine["search"]
+    if compiled is not None:
+        # The compiled core runs the plain search on every stretch (fast enough
+        # not to need the shortcuts below); None: beyond its exact arithmetic.
+        found = compiled(pattern, hand, -1)
+        if found is not None:
+            return found
     size = len(pattern)
     if not any(op in pattern or op in hand for op in "+-x:"):
         return ()  # A left side needs an operator.
@@ -319,6 +327,19 @@ def clear_caches() -> None:
     """Forget every cached search (for timing a cold start)."""
     solve.cache_clear()
     lone_tile_equations.cache_clear()
+
+
+_engine: dict[str, Search | None] = {}
+"""The compiled search while it is the engine in use (looked up once per engine change)."""
+
+
+def _engine_changed() -> None:
+    clear_caches()
+    _engine["search"] = compiled_search()
+
+
+on_engine_change(_engine_changed)
+_engine_changed()
 
 
 _NEVER = 1 << 10

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from meeple.games.summy.movegen_solve import HOLE
 from meeple.games.summy.tiles import Cell, Direction, Position
@@ -36,39 +37,31 @@ class Stretch:
 
     start: int
     pattern: str
-    holes: tuple[int, ...]
+
+    @cached_property
+    def holes(self) -> tuple[int, ...]:
+        """The positions along the line of the pattern's empty cells (only built for moves)."""
+        start = self.start
+        return tuple(start + k for k, cell in enumerate(self.pattern) if cell == HOLE)
 
 
-def _blocks(line: Sequence[tuple[int, str]]) -> list[tuple[int, int, str]]:
-    """Maximal runs of consecutive old tiles on a line: ``(first, last, text)``."""
-    blocks: list[tuple[int, int, str]] = []
-    for pos, tile in line:
+def _blocks(line: Sequence[tuple[int, str]]) -> list[tuple[int, int]]:
+    """Maximal runs of consecutive old tiles on a line: ``(first, last)``."""
+    blocks: list[tuple[int, int]] = []
+    for pos, _tile in line:
         if blocks and blocks[-1][1] == pos - 1:
-            first, _, text = blocks[-1]
-            blocks[-1] = (first, pos, text + tile)
+            blocks[-1] = (blocks[-1][0], pos)
         else:
-            blocks.append((pos, pos, tile))
+            blocks.append((pos, pos))
     return blocks
 
 
-def _furthest_end(
-    blocks: list[tuple[int, int, str]], i: int, holes: int, sealed: frozenset[int], max_holes: int
-) -> int:
-    """The last cell a run may reach that starts ``holes`` empty cells before block ``i``."""
-    end = blocks[i][1]
-    for j in range(i, len(blocks)):
-        if j > i:
-            gap = range(blocks[j - 1][1] + 1, blocks[j][0])
-            if holes + len(gap) > max_holes or any(pos in sealed for pos in gap):
-                break
-            holes += len(gap)
-            end = blocks[j][1]
-        room = blocks[j + 1][0] - blocks[j][1] - 2 if j + 1 < len(blocks) else max_holes
-        reach = 0
-        while reach < min(room, max_holes - holes) and blocks[j][1] + reach + 1 not in sealed:
-            reach += 1
-        end = max(end, blocks[j][1] + reach)
-    return end
+def _free_run(first: int, step: int, limit: int, sealed: frozenset[int]) -> int:
+    """How many cells from ``first`` on (by ``step``), up to ``limit``, are not sealed."""
+    count = 0
+    while count < limit and first + step * count not in sealed:
+        count += 1
+    return count
 
 
 def line_stretches(
@@ -80,27 +73,47 @@ def line_stretches(
     position; ``sealed`` the sealed positions on that line. A run starts on an
     empty cell ``1..max_holes`` before a block of old tiles (no sealed cell in
     between, and not touching the previous block) or on a block's first tile.
+    A run from there reaches on through the gaps between blocks while it has
+    empty cells to spare and meets no sealed cell, and may end up to its
+    spare empty cells after a block (stopping one cell short of the next).
     """
     if max_holes <= 0 or not line:
         return
     blocks = _blocks(line)
-    old = dict(line)
-    for i, (first, _, _) in enumerate(blocks):
+    count = len(blocks)
+    # The line as text, with room for max_holes empty cells at both ends.
+    low = line[0][0] - max_holes - 1
+    cells = [HOLE] * (line[-1][0] - low + max_holes + 2)
+    for pos, tile in line:
+        cells[pos - low] = tile
+    text = "".join(cells)
+    # gap[j]: empty cells between blocks j-1 and j (None if one is sealed);
+    # after[j]: empty cells a run may add after block j (not touching block j+1).
+    gap: list[int | None] = [None] * count
+    after: list[int] = [0] * count
+    for j, (first, last) in enumerate(blocks):
+        if j:
+            cells_between = range(blocks[j - 1][1] + 1, first)
+            closed = any(pos in sealed for pos in cells_between)
+            gap[j] = None if closed else len(cells_between)
+        room = blocks[j + 1][0] - last - 2 if j + 1 < count else max_holes
+        after[j] = _free_run(last + 1, 1, min(room, max_holes), sealed)
+    for i, (first, _last) in enumerate(blocks):
         room_before = first - blocks[i - 1][1] - 2 if i else max_holes
-        lead = 0
-        while lead < min(room_before, max_holes) and first - lead - 1 not in sealed:
-            lead += 1
+        lead = _free_run(first - 1, -1, min(room_before, max_holes), sealed)
         for holes in range(lead, -1, -1):
             start = first - holes
-            end = _furthest_end(blocks, i, holes, sealed, max_holes)
-            if end - start + 1 < MIN_RUN:
-                continue
-            cells = range(start, end + 1)
-            yield Stretch(
-                start,
-                "".join(old.get(pos, HOLE) for pos in cells),
-                tuple(pos for pos in cells if pos not in old),
-            )
+            end, used = blocks[i][1], holes
+            for j in range(i, count):
+                if j > i:
+                    between = gap[j]
+                    if between is None or used + between > max_holes:
+                        break
+                    used += between
+                    end = blocks[j][1]
+                end = max(end, blocks[j][1] + min(after[j], max_holes - used))
+            if end - start + 1 >= MIN_RUN:
+                yield Stretch(start, text[start - low : end + 1 - low])
 
 
 def lines(position: Position, direction: Direction) -> dict[int, list[tuple[int, str]]]:

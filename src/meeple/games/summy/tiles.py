@@ -85,6 +85,14 @@ class Placement:
     def __post_init__(self) -> None:
         object.__setattr__(self, "tiles", tuple(sorted(self.tiles)))
 
+    @classmethod
+    def of_sorted(cls, direction: Direction, tiles: tuple[tuple[Cell, str], ...]) -> Placement:
+        """A placement from tiles already sorted by cell (the move generator's, in bulk)."""
+        placement = object.__new__(cls)
+        object.__setattr__(placement, "dir", direction)
+        object.__setattr__(placement, "tiles", tiles)
+        return placement
+
     @property
     def cells(self) -> tuple[Cell, ...]:
         """The cells the tiles go to, sorted."""
