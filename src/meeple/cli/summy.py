@@ -9,6 +9,9 @@
 - ``check POSITION.json MOVE.json``: whether the move is legal and its score,
   or the rule it breaks (exit 0 legal, 1 illegal).
 - ``replay RECORD.json``: the final scores, or the first bad action and why (exit 1).
+- ``analyse RECORD.json [--json]``: every action reviewed from its mover's
+  seat (the best placement it had, the points missed, the ``strong`` bot's
+  choice) and a summary per player; ``--json`` prints one object per action.
 
 Bad input (unreadable file, invalid JSON, an invalid position, move or record)
 exits with status 2 and one line on standard error.
@@ -19,7 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from meeple.cli.common import InputError, fail, read_json_file, read_record
 from meeple.games.base import IllegalAction, RecordError, replay
@@ -35,6 +38,9 @@ from meeple.games.summy.movegen_engine import ENGINE_VARIABLE, ENGINES, use_engi
 from meeple.games.summy.notation import move_text
 from meeple.games.summy.rules import check_move
 from meeple.games.summy.tiles import Move, Position
+
+if TYPE_CHECKING:
+    from meeple.analysis.summy_review import ReviewedAction
 
 
 def register(subparsers: Any) -> None:
@@ -63,6 +69,12 @@ def register(subparsers: Any) -> None:
 
     replay_parser = commands.add_parser("replay", help="replay a game record: final scores")
     replay_parser.add_argument("record", metavar="RECORD.json")
+    analyse = commands.add_parser(
+        "analyse", help="review every action of a game record: the best move, the points missed"
+    )
+    analyse.add_argument("record", metavar="RECORD.json")
+    analyse.add_argument("--json", action="store_true", help="one JSON object per action")
+    analyse.set_defaults(func=run_analyse)
     replay_parser.set_defaults(func=run_replay)
 
 
@@ -159,3 +171,58 @@ def run_replay(args: argparse.Namespace) -> int:
     else:
         print(f"winner: seat {result.winners[0]} ({result.reason})")
     return 0
+
+
+def run_analyse(args: argparse.Namespace) -> int:
+    """Review every action of a record; a table and a summary per player, or JSON."""
+    from meeple.analysis.summy_review import review_game
+
+    record = read_record(args.record, GAME.name)
+    try:
+        review = review_game(record)
+    except RecordError as exc:
+        fail(f"{args.record}: {exc}")
+    if args.json:
+        print(json.dumps([line.to_json() for line in review]))
+    else:
+        print_review(review, int(record.options.get("players", 2)))
+    return 0
+
+
+def print_review(review: Sequence[ReviewedAction], players: int) -> None:
+    """The review as a table, then each player's summary (rich, on standard output)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from meeple.analysis.summy_review import summarize
+
+    table = Table(title="Summy game review (from each mover's seat)")
+    for column in ("#", "seat", "played", "points", "best", "best points", "missed", "strong"):
+        table.add_column(
+            column, justify="right" if "points" in column or column == "missed" else "left"
+        )
+    for line in review:
+        played = move_text(line.played_move) if line.played_move else line.played_type
+        best = move_text(line.best) if line.best is not None else "-"
+        strong = f"differs ({line.strong_score} points)" if line.strong_differs else ""
+        missed = str(line.missed) if line.missed else ""
+        table.add_row(
+            str(line.index),
+            str(line.seat),
+            played,
+            str(line.played_score),
+            best,
+            str(line.best_score),
+            missed,
+            strong,
+        )
+    console = Console(width=140)
+    console.print(table)
+    for summary in summarize(review, players):
+        worst = summary.biggest_miss
+        biggest = f"; biggest miss {worst.missed} at #{worst.index}" if worst else ""
+        console.print(
+            f"seat {summary.seat}: {summary.turns} turns, {summary.missed} points missed"
+            f" ({summary.missed_per_turn:.1f} a turn), best move played in"
+            f" {summary.best_share:.0%} of turns{biggest}"
+        )

@@ -1,0 +1,180 @@
+"""Review a Summy game: for every action, the best placement the mover had, and what was missed.
+
+Each action is judged from its mover's seat: the table and the mover's own
+hand at that moment, nothing the mover could not see. ``best`` is the
+highest-scoring legal placement (the move generator lists them all, so the
+figure is exact), ``missed`` the points between it and what was played (a
+discard or a pass scores 0). Beside it, the ``strong`` bot's choice (the
+score now plus what the tiles kept are worth next turn) shows where the
+highest score was not the wisest move.
+
+>>> from meeple.games.base import GameRecord
+>>> review = review_game(GameRecord("summy", {"players": 1}, 3, ((0, {"type": "pass"}),)))
+Traceback (most recent call last):
+...
+meeple.games.base.RecordError: action 0: you may pass only when the stock is empty; discard at least one tile instead
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from meeple.bots.base import Deadline, view_rng
+from meeple.bots.summy_strong import rank_candidates
+from meeple.bots.summy_view import read_view
+from meeple.games.base import JSON, GameRecord, RecordError, Seat, replay
+from meeple.games.summy import GAME
+from meeple.games.summy.formats import move_to_json, position_to_json
+from meeple.games.summy.movegen import best_moves
+from meeple.games.summy.rules import check_move
+from meeple.games.summy.state import SummyState
+from meeple.games.summy.tiles import Discard, Move, Placement, Position
+
+STRONG_SEED = 0
+"""The seed of the ``strong`` bot the review consults (its choice depends on it only
+through ties in its hand model's samples)."""
+
+
+@dataclass(frozen=True)
+class ReviewedAction:
+    """One action of the record, judged from its mover's seat."""
+
+    index: int
+    seat: Seat
+    position: Position
+    played_type: str
+    played_score: int
+    played_move: Move | None
+    best: Move | None
+    strong_action: JSON
+    strong_score: int
+
+    @property
+    def best_score(self) -> int:
+        """The highest score among all legal placements (0 when there is none)."""
+        return self.best.score if self.best is not None else 0
+
+    @property
+    def missed(self) -> int:
+        """The points left on the table: the best score minus what was played."""
+        return self.best_score - self.played_score
+
+    @property
+    def strong_differs(self) -> bool:
+        """Whether the ``strong`` bot would not have played a highest-scoring move."""
+        return self.strong_score != self.best_score
+
+    def to_json(self) -> dict[str, JSON]:
+        """The review line (``meeple summy analyse --json``, one per action)."""
+        return {
+            "index": self.index,
+            "seat": self.seat,
+            "position": position_to_json(self.position),
+            "played": {"type": self.played_type, "score": self.played_score},
+            "best": move_to_json(self.best) if self.best is not None else None,
+            "best_score": self.best_score,
+            "missed": self.missed,
+            "strong": {"action": self.strong_action, "score": self.strong_score},
+            "strong_differs": self.strong_differs,
+        }
+
+
+@dataclass(frozen=True)
+class PlayerSummary:
+    """How one seat played over the game."""
+
+    seat: Seat
+    turns: int
+    missed: int
+    best_played: int
+    biggest_miss: ReviewedAction | None
+
+    @property
+    def missed_per_turn(self) -> float:
+        """Points missed per turn on average."""
+        return self.missed / self.turns if self.turns else 0.0
+
+    @property
+    def best_share(self) -> float:
+        """The share of turns where a highest-scoring move (or nothing, when none) was played."""
+        return self.best_played / self.turns if self.turns else 0.0
+
+    def to_json(self) -> dict[str, JSON]:
+        """The summary as JSON (the server stores it with the review)."""
+        worst = self.biggest_miss
+        return {
+            "seat": self.seat,
+            "turns": self.turns,
+            "missed": self.missed,
+            "missed_per_turn": round(self.missed_per_turn, 2),
+            "best_played": self.best_played,
+            "best_share": round(self.best_share, 4),
+            "biggest_miss": None
+            if worst is None
+            else {"index": worst.index, "missed": worst.missed},
+        }
+
+
+def review_game(record: GameRecord) -> list[ReviewedAction]:
+    """Every action of a Summy record, reviewed; ``RecordError`` if the record does not replay."""
+    if record.game != GAME.name:
+        raise RecordError(None, f"this is a {record.game!r} record, not 'summy'")
+    states: list[SummyState] = replay(GAME, record)
+    return [
+        review_action(index, state, seat, data)
+        for index, (state, (seat, data)) in enumerate(zip(states, record.actions, strict=False))
+    ]
+
+
+def review_action(index: int, state: SummyState, seat: Seat, data: JSON) -> ReviewedAction:
+    """One action (``data``, by ``seat``) judged in ``state``, the state before it."""
+    position = Position(dict(state.table), state.equations, state.hands[seat])
+    action = GAME.parse_action(data)
+    played_move = check_move(position, action) if isinstance(action, Placement) else None
+    if played_move is not None:
+        played_type, played_score = "place", played_move.score
+    else:
+        played_type, played_score = ("discard" if isinstance(action, Discard) else "pass"), 0
+    found = best_moves(position, 1)
+    strong_action, strong_score = strong_choice(state, seat)
+    return ReviewedAction(
+        index=index,
+        seat=seat,
+        position=position,
+        played_type=played_type,
+        played_score=played_score,
+        played_move=played_move,
+        best=found[0] if found else None,
+        strong_action=strong_action,
+        strong_score=strong_score,
+    )
+
+
+def strong_choice(state: SummyState, seat: Seat) -> tuple[JSON, int]:
+    """What the ``strong`` bot would play from ``seat``'s view, and what it scores now."""
+    view = GAME.view(state, seat)
+    seen = read_view(view, seat)
+    ranked = rank_candidates(seen, view_rng(STRONG_SEED, view, seat), Deadline(3600.0))
+    if not ranked:
+        return {"type": "pass"}, 0
+    _value, candidate = ranked[0]
+    return candidate.action(seen.hand), candidate.score
+
+
+def summarize(review: Sequence[ReviewedAction], players: int) -> list[PlayerSummary]:
+    """Per seat: points missed, turns with a best move played, the biggest miss."""
+    summaries = []
+    for seat in range(players):
+        mine = [line for line in review if line.seat == seat]
+        worst = max(mine, key=lambda line: (line.missed, -line.index), default=None)
+        summaries.append(
+            PlayerSummary(
+                seat=seat,
+                turns=len(mine),
+                missed=sum(line.missed for line in mine),
+                best_played=sum(line.missed == 0 for line in mine),
+                biggest_miss=worst if worst is not None and worst.missed > 0 else None,
+            )
+        )
+    return summaries
