@@ -12,7 +12,7 @@ highest score was not the wisest move.
 >>> review = review_game(GameRecord("summy", {"players": 1}, 3, ((0, {"type": "pass"}),)))
 Traceback (most recent call last):
 ...
-meeple.games.base.RecordError: action 0: you may pass only when the stock is empty; discard at least one tile instead
+meeple.games.base.RecordError: action 0: you may pass only when the stock is empty; ...
 """
 
 from __future__ import annotations

@@ -10,11 +10,12 @@ the stock's order. A candidate's outcome on a sample is
 the opponent replying on the table the candidate leaves, with the sampled
 hand. The bot's next turn is the ``strong`` estimate of the tiles kept
 while a full refill is ahead; near the end of the stock and after it, it is
-searched: the best placement on the table after the reply, with the tiles
-kept and the sample's refill (none once the stock is empty, which is how the
-end of the game is played). Solo there is no reply; while the stock lasts
-every tile placed or discarded costs ``SOLO_TILE_COST`` points, as each one
-brings the end nearer, and the next turn is always searched.
+searched (one turn deeper when few tiles are left): the best placement on
+the table after the reply, with the tiles kept and the sample's refill (none
+once the stock is empty, which is how the end of the game is played). Solo
+there is no reply; while the stock lasts every tile placed or discarded
+costs ``SOLO_TILE_COST`` points, as each one brings the end nearer, and the
+next turn is always searched.
 
 Successive halving (:mod:`meeple.bots.search`) shares the samples between
 candidates. The number of evaluations is fixed by the budget, so the choice
@@ -44,9 +45,10 @@ from meeple.games.base import JSON, Seat
 from meeple.games.summy.movegen import best_moves
 from meeple.games.summy.tiles import HAND_SIZE, Move, Position
 
-SEARCHES_PER_SECOND = 40
-"""Best-move searches planned per second of budget (from 1 ms to a few
-hundred each on a loaded machine); an evaluation takes one or two."""
+SEARCHES_PER_SECOND = 160
+"""Best-move searches planned per second of budget; an evaluation takes one
+or two. With the compiled move generator a search takes 1-5 ms (4 times the
+40 planned before it, and still about a third of the budget on average)."""
 
 SHORTLIST = 4
 """How many of the ``strong`` bot's best candidates enter the Monte Carlo search."""
@@ -60,6 +62,10 @@ noise to it)."""
 ENDGAME_SAMPLES = 4
 """Opponent hands searched per second of budget once the stock is empty (when
 the opponent's discards leave its hand uncertain)."""
+
+DEEPER_END_TILES = 8
+"""Once the stock is empty and both hands together hold at most this many
+tiles, the end is searched one turn deeper (few tiles, few moves: affordable)."""
 
 SOLO_TILE_COST = 2.0
 """Solo, while the stock lasts: the points a tile placed or discarded costs,
@@ -119,23 +125,30 @@ def play_the_end(
     hands: list[tuple[str, ...]] = []
     exact = len(seen.unseen()) == seen.hand_sizes[1 - seen.seat]
 
+    other = seen.opponent()
+    tiles_left = len(seen.hand) + (seen.hand_sizes[other] if other is not None else 0)
+    depth = DEPTH + 1 if tiles_left <= DEEPER_END_TILES else DEPTH
+
     def evaluate(index: int, sample: int) -> float:
         while len(hands) <= sample:
             hands.append(draw_sample(seen, rng)[0])
-        return end_outcome(seen, options[index], hands[0 if exact else sample])
+        return end_outcome(seen, options[index], hands[0 if exact else sample], depth)
 
     evaluations = len(options) * (1 if exact else max(1, int(budget_s * ENDGAME_SAMPLES)))
     best = options[best_by_halving(len(options), evaluate, evaluations, deadline)]
     return PASS_JSON if best is None else place_json(best)
 
 
-def end_outcome(seen: SummySeen, move: Move | None, opponent_hand: tuple[str, ...]) -> float:
-    """Points of the bot minus the opponent's to the end (searched), after ``move`` or a pass."""
+def end_outcome(
+    seen: SummySeen, move: Move | None, opponent_hand: tuple[str, ...], depth: int = DEPTH
+) -> float:
+    """Points of the bot minus the opponent's to the end (searched ``depth`` turns, this one
+    included), after ``move`` or a pass."""
     if move is None:
         position = Position(seen.position.tiles, seen.position.equations, opponent_hand)
-        return -line_value(position, seen.hand, seen.idle_turns + 1, DEPTH - 1)
+        return -line_value(position, seen.hand, seen.idle_turns + 1, depth - 1)
     after = after_move(seen.position, move, opponent_hand)
-    return move.score - line_value(after, kept_after(seen.hand, move), 0, DEPTH - 1)
+    return move.score - line_value(after, kept_after(seen.hand, move), 0, depth - 1)
 
 
 def draw_sample(seen: SummySeen, rng: random.Random) -> tuple[tuple[str, ...], list[str]]:
@@ -157,7 +170,12 @@ def outcome(
     """The candidate's score, minus the opponent's best reply, plus the bot's next turn.
 
     ``next_estimate`` is the ``strong`` estimate of the next turn, used as it
-    is while a full refill is ahead in a two-player game.
+    is while a full refill is ahead in a two-player game. (What the table then
+    offers a random hand of the bot's was added here before; it counts much
+    of what the reply already counts with the other sign, and doubled the
+    spread of a sample's outcome: on the tuning deals, seeds 100-299, the
+    expert went from -0.6 +- 4.0 to +1.3 +- 4.0 points a game against
+    ``strong`` without it.)
     """
     position = seen.position
     if candidate.move is not None:
@@ -170,10 +188,8 @@ def outcome(
         if reply:
             gained -= reply[0].score
             position = after_move(position, reply[0], ())
-        if seen.stock >= HAND_SIZE:  # what the table offers a typical hand of the bot's
-            typical = Position(position.tiles, position.equations, tuple(stock[:HAND_SIZE]))
-            mine = best_moves(typical, 1)
-            return gained + next_estimate + (mine[0].score if mine else 0)
+        if seen.stock >= HAND_SIZE:
+            return gained + next_estimate
     refill = stock[: min(HAND_SIZE - len(candidate.kept), seen.stock)]
     mine = best_moves(Position(position.tiles, position.equations, (*candidate.kept, *refill)), 1)
     return gained + (mine[0].score if mine else 0)
