@@ -35,6 +35,7 @@ EXPECTED = {
     ("post", "/api/tables/{table_id}/chat"),
     ("post", "/api/tables/{table_id}/rematch"),
     ("get", "/api/tables/{table_id}/record"),
+    ("get", "/api/tables/{table_id}/review"),
     ("get", "/api/tables/{table_id}/replay"),
     ("get", "/api/users/{name}"),
     ("get", "/api/users/{name}/history/{game}"),

@@ -17,7 +17,7 @@ meeple.games.base.RecordError: action 0: you may pass only when the stock is emp
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from meeple.bots.base import Deadline, view_rng
@@ -88,7 +88,8 @@ class PlayerSummary:
     turns: int
     missed: int
     best_played: int
-    biggest_miss: ReviewedAction | None
+    biggest_miss: tuple[int, int] | None
+    """``(action index, points missed)`` of the worst turn, if any turn missed points."""
 
     @property
     def missed_per_turn(self) -> float:
@@ -110,9 +111,7 @@ class PlayerSummary:
             "missed_per_turn": round(self.missed_per_turn, 2),
             "best_played": self.best_played,
             "best_share": round(self.best_share, 4),
-            "biggest_miss": None
-            if worst is None
-            else {"index": worst.index, "missed": worst.missed},
+            "biggest_miss": None if worst is None else {"index": worst[0], "missed": worst[1]},
         }
 
 
@@ -164,17 +163,24 @@ def strong_choice(state: SummyState, seat: Seat) -> tuple[JSON, int]:
 
 def summarize(review: Sequence[ReviewedAction], players: int) -> list[PlayerSummary]:
     """Per seat: points missed, turns with a best move played, the biggest miss."""
+    return summarize_turns(((line.seat, line.index, line.missed) for line in review), players)
+
+
+def summarize_turns(turns: Iterable[tuple[Seat, int, int]], players: int) -> list[PlayerSummary]:
+    """The summaries from ``(seat, action index, points missed)`` of every reviewed action."""
+    by_seat: list[list[tuple[int, int]]] = [[] for _ in range(players)]
+    for seat, index, missed in turns:
+        by_seat[seat].append((index, missed))
     summaries = []
-    for seat in range(players):
-        mine = [line for line in review if line.seat == seat]
-        worst = max(mine, key=lambda line: (line.missed, -line.index), default=None)
+    for seat, mine in enumerate(by_seat):
+        worst = max(mine, key=lambda turn: (turn[1], -turn[0]), default=None)
         summaries.append(
             PlayerSummary(
                 seat=seat,
                 turns=len(mine),
-                missed=sum(line.missed for line in mine),
-                best_played=sum(line.missed == 0 for line in mine),
-                biggest_miss=worst if worst is not None and worst.missed > 0 else None,
+                missed=sum(missed for _, missed in mine),
+                best_played=sum(missed == 0 for _, missed in mine),
+                biggest_miss=worst if worst is not None and worst[1] > 0 else None,
             )
         )
     return summaries

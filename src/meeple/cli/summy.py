@@ -220,7 +220,7 @@ def print_review(review: Sequence[ReviewedAction], players: int) -> None:
     console.print(table)
     for summary in summarize(review, players):
         worst = summary.biggest_miss
-        biggest = f"; biggest miss {worst.missed} at #{worst.index}" if worst else ""
+        biggest = f"; biggest miss {worst[1]} at #{worst[0]}" if worst else ""
         console.print(
             f"seat {summary.seat}: {summary.turns} turns, {summary.missed} points missed"
             f" ({summary.missed_per_turn:.1f} a turn), best move played in"

@@ -152,3 +152,18 @@ class ServerSecret(Base):
 
     name: Mapped[str] = mapped_column(String(32), primary_key=True)
     value: Mapped[str] = mapped_column(String(255))
+
+
+class GameReview(Base):
+    """A finished game's review, computed once in the background (``meeple.analysis``).
+
+    ``data`` is ``{"game", "lines": [one per action], "summary": [one per seat]}``;
+    it reveals hands, so it is served only once the game is over, like the record.
+    """
+
+    __tablename__ = "game_reviews"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("game_tables.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(16))
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[float] = mapped_column(Float)

@@ -13,7 +13,15 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from meeple.store.models import GameTable, Rating, RatingChange, TableEvent, TableSeat, User
+from meeple.store.models import (
+    GameReview,
+    GameTable,
+    Rating,
+    RatingChange,
+    TableEvent,
+    TableSeat,
+    User,
+)
 
 
 class NameTaken(ValueError):
@@ -208,3 +216,30 @@ def open_public_tables(
         for row in rows:
             seats[row.table_id].append(row)
     return [(t, seats[t.id]) for t in tables]
+
+
+def review_of(session: Session, table_id: str) -> GameReview | None:
+    """The stored review of a finished game, if it was made."""
+    return session.get(GameReview, table_id)
+
+
+def save_review(
+    session: Session, table_id: str, game: str, data: dict[str, Any], at: float
+) -> bool:
+    """Store a game's review once; ``False`` if one was already stored (another server's)."""
+    if session.get(GameReview, table_id) is not None:
+        return False
+    session.add(GameReview(table_id=table_id, game=game, data=data, created_at=at))
+    return True
+
+
+def finished_without_review(session: Session, limit: int) -> list[str]:
+    """The most recently finished games that have no review yet (newest first)."""
+    reviewed = select(GameReview.table_id)
+    query = (
+        select(GameTable.id)
+        .where(GameTable.status == "finished", GameTable.id.not_in(reviewed))
+        .order_by(GameTable.created_at.desc())
+        .limit(limit)
+    )
+    return list(session.scalars(query))

@@ -64,6 +64,10 @@ def start_worker(server_pid: int, game_modules: tuple[str, ...]) -> None:
     load_games(game_modules)
 
 
+BACKGROUND = 2
+"""The queue class of background work: after real-time (0) and turn-based (1) bots."""
+
+
 def bot_seed(table_seed: int, seat: int) -> int:
     """The seed of the bot in ``seat``: fixed by the table's seed, different per seat."""
     return (table_seed * 1_000_003 + seat * 7919) % (2**63)
@@ -74,6 +78,7 @@ class BotStats:
     """What the pool has done: requests, how long they queued, how many fell back to greedy."""
 
     requests: int = 0
+    background: int = 0
     waits: list[float] = field(default_factory=list)
     fallbacks: Counter[str] = field(default_factory=Counter)
 
@@ -86,6 +91,7 @@ class BotStats:
 
         return {
             "requests": self.requests,
+            "background": self.background,
             "queue_wait_p50": quantile(0.5),
             "queue_wait_p95": quantile(0.95),
             "queue_wait_max": round(waits[-1], 4) if waits else 0.0,
@@ -119,13 +125,18 @@ class BotPool:
         self._tickets = itertools.count()
         self.stats = BotStats()
 
-    async def _slot(self, table: str, realtime: bool) -> None:
-        """Wait for a free worker: real-time first, then the table with fewest queued, then FIFO."""
+    async def _slot(self, table: str, realtime: bool, rank: int | None = None) -> None:
+        """Wait for a free worker: real-time first, then the table with fewest queued, then FIFO.
+
+        ``rank`` overrides the class (0 real-time, 1 turn-based; background work is 2,
+        served only when no bot waits).
+        """
         if self._busy < self.workers and not self._queue:
             self._busy += 1
             return
         turn = asyncio.get_running_loop().create_future()
-        entry = (0 if realtime else 1, self._queued_by_table[table], next(self._tickets), turn)
+        order = (0 if realtime else 1) if rank is None else rank
+        entry = (order, self._queued_by_table[table], next(self._tickets), turn)
         self._queued_by_table[table] += 1
         heapq.heappush(self._queue, entry)
         try:
@@ -194,6 +205,19 @@ class BotPool:
                 raise
             self.stats.fallbacks["overrun"] += 1
             return await fallback("overrun")
+
+    async def background(self, work: Any, *args: Any) -> Any:
+        """Run ``work(*args)`` in a worker once no bot is waiting (the lowest priority).
+
+        For short pieces of background work (a few actions of a game's review):
+        a bot asking meanwhile waits at most for the piece in hand.
+        """
+        await self._slot("", False, rank=BACKGROUND)
+        loop = asyncio.get_running_loop()
+        running = loop.run_in_executor(self._executor, work, *args)
+        running.add_done_callback(lambda _done: self._release())
+        self.stats.background += 1
+        return await asyncio.shield(running)
 
     def close(self) -> None:
         """Stop the workers (waiting for bots still thinking)."""

@@ -40,6 +40,7 @@ from meeple.tables.lobby import LobbyCache
 from meeple.tables.log import CLOSED, FINISHED, OPEN, PLAYING, LogEvent
 from meeple.tables.owners import Ownership, RedisLeases, SoleOwner
 from meeple.tables.persist import event_from_row, event_row, seat_row
+from meeple.tables.reviews import Reviewer
 from meeple.tables.spec import TableSpec, check_game, check_spec
 from meeple.tables.table import Table, TableContext, TableInfo, reset_for_rematch
 
@@ -84,6 +85,8 @@ class TableManager:
         self._watchers: list[asyncio.Task[None]] = []
         self.lobby_cache = LobbyCache(self._build_lobby)
         """The lobby's lists, shared by every request for a second (or until lobby news)."""
+        self.reviewer = Reviewer(db, bots, clock, self.record)
+        """Reviews every finished game once, in the background."""
 
     @property
     def server_id(self) -> str:
@@ -95,9 +98,10 @@ class TableManager:
         if self.shared:
             await self.calls.start()
         await self.take_orphans()
+        self._watchers.append(asyncio.create_task(self.reviewer.catch_up()))
         if self.shared:
             lobby_news = await self.bus.subscribe(LOBBY_CHANNEL)
-            self._watchers = [
+            self._watchers += [
                 asyncio.create_task(self._renew_leases()),
                 asyncio.create_task(self._watch_orphans()),
                 asyncio.create_task(self._watch_lobby(lobby_news)),
@@ -109,6 +113,7 @@ class TableManager:
             watcher.cancel()
             with contextlib.suppress(BaseException):
                 await watcher
+        await self.reviewer.stop()
         for table in list(self.tables.values()):
             await table.shutdown()
         owned = [t.info.id for t in self.tables.values() if t.owned]
@@ -331,6 +336,8 @@ class TableManager:
         """
         if table.snap.status in (FINISHED, CLOSED):
             self.forget_later(table.info.id)
+        if table.snap.status == FINISHED and table.owned:
+            self.reviewer.schedule(table.info.id, table.info.game)
         if table.info.private:
             return
         self.lobby_cache.changed()

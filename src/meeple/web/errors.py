@@ -24,6 +24,7 @@ HTTP_STATUS: dict[str, int] = {
     "not_creator": 403,
     "no_table": 404,
     "no_player": 404,
+    "not_reviewed": 404,
     "conflict": 409,
     "name_taken": 409,
     "guest_no_password": 409,

@@ -189,6 +189,21 @@ class RecordOut(BaseModel):
     actions: list[tuple[int, Any]] = Field(description="[seat, action] in the order applied")
 
 
+class ReviewOut(BaseModel):
+    """A finished game's review (``meeple summy analyse --json`` lines, and a summary per seat)."""
+
+    table_id: str
+    game: str
+    lines: list[dict[str, Any]] = Field(
+        description="one per action: index, seat, position, played, best, best_score, missed,"
+        " strong, strong_differs"
+    )
+    summary: list[dict[str, Any]] = Field(
+        description="one per seat: turns, missed, missed_per_turn, best_played, best_share,"
+        " biggest_miss"
+    )
+
+
 class RecentTable(BaseModel):
     """A table on a profile."""
 

@@ -6,10 +6,13 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException, Query
 
+from meeple.analysis.review import REVIEWED_GAMES
+from meeple.store import queries
 from meeple.tables.access import check_finished
+from meeple.tables.errors import TableError
 from meeple.web.deps import OptionalUser, ServicesDep
 from meeple.web.routes.tables import find
-from meeple.web.schemas import ERRORS, RecordOut, ReplayStep, ResultOut
+from meeple.web.schemas import ERRORS, RecordOut, ReplayStep, ResultOut, ReviewOut
 
 router = APIRouter(prefix="/api/tables", tags=["records"], responses=ERRORS)
 
@@ -22,6 +25,31 @@ async def record(
     await find(services, table_id, user, invite)
     game_record = await services.tables.record(table_id)
     return game_record.to_json()
+
+
+@router.get("/{table_id}/review", response_model=ReviewOut)
+async def review(
+    table_id: str, services: ServicesDep, user: OptionalUser, invite: str | None = None
+) -> dict[str, Any]:
+    """The finished game's review: per action the best move and the points missed, and a
+    summary per player. Made in the background after the game: ``not_reviewed`` (404)
+    until it is ready."""
+    table = await find(services, table_id, user, invite)
+    check_finished(table)
+    stored = await services.db.run(queries.review_of, table_id)
+    if stored is None:
+        if table.info.game not in REVIEWED_GAMES:
+            raise TableError(
+                "not_reviewed",
+                f"{table.info.game} games are not reviewed",
+                reason="not_reviewed_game",
+                params={"game": table.info.game},
+            )
+        services.tables.reviewer.schedule(table_id, table.info.game)
+        raise TableError(
+            "not_reviewed", "the review is not ready yet; ask again in a few seconds"
+        )
+    return {"table_id": table_id, **stored.data}
 
 
 @router.get("/{table_id}/replay", response_model=ReplayStep)

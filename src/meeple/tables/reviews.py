@@ -1,0 +1,97 @@
+"""Every finished game reviewed once, in the background, and stored.
+
+When a table this server owns finishes, :class:`Reviewer` reviews its record
+a few actions at a time in the bot pool at the lowest priority (no live
+table's bot waits behind more than one piece), then stores the review once
+(another server that raced it loses harmlessly). At start-up it also reviews
+the most recent finished games that have none yet.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Awaitable, Callable
+
+from sqlalchemy.exc import IntegrityError
+
+from meeple.analysis.review import CHUNK, REVIEWED_GAMES, review_chunk, summary_of
+from meeple.games.base import JSON, GameRecord
+from meeple.store import queries
+from meeple.store.database import Database
+from meeple.tables.bots import BotPool
+from meeple.tables.clock import Clock
+
+log = logging.getLogger(__name__)
+
+CATCH_UP = 50
+"""At start-up, how many of the latest finished games without a review are reviewed."""
+
+
+class Reviewer:
+    """Reviews finished games in the background and stores each review once."""
+
+    def __init__(
+        self,
+        db: Database,
+        bots: BotPool,
+        clock: Clock,
+        record_of: Callable[[str], Awaitable[GameRecord]],
+    ) -> None:
+        self.db, self.bots, self.clock, self.record_of = db, bots, clock, record_of
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self.done = 0
+        """How many reviews this server stored."""
+
+    def schedule(self, table_id: str, game: str) -> None:
+        """Review the finished game of ``table_id`` soon (once, whoever asks again)."""
+        if game not in REVIEWED_GAMES or table_id in self._tasks:
+            return
+        task = asyncio.get_running_loop().create_task(self._review(table_id))
+        self._tasks[table_id] = task
+        task.add_done_callback(lambda _t: self._tasks.pop(table_id, None))
+
+    async def catch_up(self) -> None:
+        """Review the latest finished games that have no review yet."""
+        for table_id in await self.db.run(queries.finished_without_review, CATCH_UP):
+            with contextlib.suppress(Exception):
+                record = await self.record_of(table_id)
+                self.schedule(table_id, record.game)
+
+    async def wait(self) -> None:
+        """Wait for the reviews under way (tests and benches)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+
+    async def stop(self) -> None:
+        """Give up the reviews under way (the next start-up catches up)."""
+        for task in list(self._tasks.values()):
+            task.cancel()
+        await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+
+    async def _review(self, table_id: str) -> None:
+        try:
+            if await self.db.run(queries.review_of, table_id) is not None:
+                return
+            record = await self.record_of(table_id)
+            text = json.dumps(record.to_json(), separators=(",", ":"))
+            lines: list[dict[str, JSON]] = []
+            for start in range(0, len(record.actions), CHUNK):
+                lines += await self.bots.background(review_chunk, text, start, start + CHUNK)
+            players = int(record.options.get("players", 2))
+            data: dict[str, JSON] = {
+                "game": record.game,
+                "lines": lines,
+                "summary": summary_of(lines, players),
+            }
+            with contextlib.suppress(IntegrityError):  # another server stored it first
+                if await self.db.write(
+                    queries.save_review, table_id, record.game, data, self.clock.now()
+                ):
+                    self.done += 1
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: the review failed", table_id)
