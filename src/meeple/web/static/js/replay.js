@@ -14,6 +14,7 @@ let total = 0;
 let index = 0;
 let ui = null;
 let actions = []; // every action event of the game, for the log (one request for all)
+let review = null; // the game's review (Summy), once the server has made it
 
 function seatName(seat) {
   const entry = table && table.seats[seat];
@@ -38,12 +39,56 @@ async function show(n) {
   $("players").replaceChildren(...table.seats.map((entry, seat) => el("li", {},
     avatar(seatName(seat), { bot: Boolean(entry.bot) }),
     el("span", { class: "line" }, el("span", { class: "name" }, seatName(seat))),
-    el("span", { class: "line" }, scores[seat] !== undefined ? t("js.table.points", { n: scores[seat] }) : ""))));
+    el("span", { class: "line" }, scores[seat] !== undefined ? t("js.table.points", { n: scores[seat] }) : ""),
+    reviewSummary(seat) || "")));
+  showReview(n);
   // The log: a line per action up to this step, the last one marked and kept in view.
   $("log").replaceChildren(...actions.slice(0, n).map((event, i) =>
     el("li", { class: i === n - 1 ? "current" : "" }, describeTableEvent(event, seatName, ui) || "")));
   $("log").lastElementChild?.scrollIntoView({ block: "nearest" });
   $("message").textContent = step.result ? t("js.table.game_over") : "";
+}
+
+/** A seat's review summary, under its name: points missed, share of best moves. */
+function reviewSummary(seat) {
+  const summary = review && review.summary[seat];
+  if (!summary) return null;
+  return el("span", { class: "line review-summary" }, t("js.review.summary", {
+    missed: summary.missed, per: summary.missed_per_turn.toFixed(1), share: Math.round(summary.best_share * 100),
+  }));
+}
+
+/** Under the board: what the next action missed, with the best move faded on the table. */
+function showReview(n) {
+  const line = review && review.lines[n];
+  if (ui.showGhost) ui.showGhost(line && line.best ? line.best.tiles : null);
+  if (!review) return;
+  if (!line) { $("review-line").replaceChildren(); return; }
+  const played = actions[n] ? describeTableEvent(actions[n], seatName, ui) : "";
+  const best = line.best ? t("js.review.best", { equation: line.best.equation, points: line.best_score }) : t("js.review.no_move");
+  const verdict = line.missed > 0 ? t("js.review.missed", { n: line.missed }) : t("js.review.found");
+  $("review-line").replaceChildren(
+    el("span", { class: "review-next" }, `${t("js.review.next", { name: seatName(line.seat) })} · ${played}`), el("br"),
+    el("span", { class: "review-best" }, best), " · ",
+    el("strong", { class: line.missed > 0 ? "review-missed" : "review-found" }, verdict),
+    line.strong_differs && line.best ? el("span", { class: "review-strong muted" }, ` · ${t("js.review.strong", { points: line.strong.score })}`) : "");
+}
+
+/** The review, asked again every few seconds while the server prepares it. */
+async function loadReview() {
+  if (table.game !== "summy") return;
+  $("review").hidden = false;
+  try {
+    review = await api("GET", routes.review(tableId));
+    show(index);
+  } catch (error) {
+    if (error.status === 404) {
+      $("review-line").textContent = t("js.review.pending");
+      setTimeout(loadReview, 3000);
+    } else {
+      $("review-line").textContent = t("js.review.unavailable");
+    }
+  }
 }
 
 /** Show step `to` at once: one request (the log is already known). */
@@ -72,6 +117,7 @@ async function load() {
   const ctx = { send: () => {}, seatName, say: () => {}, replay: true };
   ui = GAMES[table.game].createUi($("game"), ctx);
   await show(0);
+  loadReview();
 }
 
 $("replay-first").addEventListener("click", () => go(0));

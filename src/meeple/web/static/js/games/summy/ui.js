@@ -9,6 +9,7 @@ const isOperator = (tile) => !"0123456789".includes(tile);
 export function createSummy(root, ctx) {
   let view = null;
   let staged = new Map(); // "row,col" -> rack index
+  let ghost = new Map(); // "row,col" -> tile: a move shown faded (a review's best move)
   let selected = null; // {from: "rack", index} or {from: "cell", key}
   let discardMode = false;
   let discardPicks = new Set();
@@ -274,6 +275,12 @@ export function createSummy(root, ctx) {
         role: "img", "aria-label": label, style: order >= 0 ? `--i:${order}` : null,
       }) });
     }
+    for (const [k, tile] of ghost) {
+      if (table.has(k)) continue;
+      cells.set(k, { node: tileNode(tile, "ghost", {
+        role: "img", "aria-label": t("js.review.ghost", { tile: tileName(tile) }),
+      }) });
+    }
     for (const [k, index] of staged) {
       const tile = hand()[index];
       const isSelected = selected && selected.from === "cell" && selected.key === k;
@@ -361,6 +368,12 @@ export function createSummy(root, ctx) {
       if (moveKey !== lastMoveKey || !before) board.centreOn(lastCells());
       lastMoveKey = moveKey;
       showTableNote(next.last_move);
+    },
+    /** Show a move faded on the table (``tiles``: [{row, col, tile}]), or none. */
+    showGhost(tiles) {
+      ghost = new Map((tiles || []).map((placed) => [key(placed.row, placed.col), placed.tile]));
+      redraw();
+      if (ghost.size) board.centreOn([...ghost.keys()].map(parseKey));
     },
     /** Whether the viewer must act now. */
     myTurn,

@@ -1,0 +1,53 @@
+"""The replay of a finished Summy game shows its review: the best move faded on the table."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from browser_harness import NewPage, ServerProcess, guest, shot, wait_finished
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_replay_shows_the_best_move_ghosted_and_what_was_missed(
+    new_page: NewPage, live: ServerProcess
+) -> None:
+    with live.client() as client:
+        guest(client)
+        body = {"game": "summy", "seats": 2, "bots": {"0": "random", "1": "greedy"}, "sit": False}
+        table_id = client.post("/api/tables", json=body).json()["table"]["id"]
+        client.post(f"/api/tables/{table_id}/start").raise_for_status()
+        wait_finished(client, table_id)
+        review = None
+        for _ in range(300):
+            answer = client.get(f"/api/tables/{table_id}/review")
+            if answer.status_code == 200:
+                review = answer.json()
+                break
+            time.sleep(0.2)
+        assert review is not None, "the server never reviewed the game"
+    # The first action with a best move that the random bot did not play.
+    step = next(
+        line["index"] for line in review["lines"] if line["best"] and line["missed"] > 0
+    )
+    line = review["lines"][step]
+    page = new_page("en-GB")
+    page.goto(f"/replay/{table_id}")
+    expect(page.locator("#review-line")).to_contain_text("Next: ")
+    for _ in range(step):
+        page.locator("#replay-forward").click()
+    expect(page.locator("#replay-step")).to_contain_text(f"Move {step} of ")
+    ghosts = page.locator(".tile.ghost")
+    expect(ghosts).to_have_count(len(line["best"]["tiles"]))
+    panel = page.locator("#review-line")
+    expect(panel).to_contain_text(line["best"]["equation"])
+    expect(panel).to_contain_text(f"{line['missed']} points missed")
+    expect(page.locator(".review-summary").first).to_contain_text(re.compile(r"points missed"))
+    shot(page, "replay-review")
+    # In French too.
+    page_fr = new_page("fr-FR")
+    page_fr.goto(f"/replay/{table_id}")
+    expect(page_fr.locator("#review-line")).to_contain_text("Ensuite")
