@@ -76,6 +76,9 @@ class Settings(BaseSettings):
     limit_guests: str = Field("20/hour", description="guest accounts made per address")
     limit_chat: str = Field("20/minute", description="chat lines per user")
     limit_tables: str = Field("30/hour", description="tables opened per user")
+    limit_analysis: str = Field(
+        "60/minute", description="positions analysed per address (POST /api/analysis/summy)"
+    )
     trusted_proxies: str = Field(
         "",
         description="addresses (or networks) of reverse proxies whose X-Forwarded-For is"
@@ -113,7 +116,7 @@ class Settings(BaseSettings):
             raise ValueError(f"must be at least {MIN_SECRET_KEY_LENGTH} characters")
         return value
 
-    @field_validator("limit_auth", "limit_guests", "limit_chat", "limit_tables")
+    @field_validator("limit_auth", "limit_guests", "limit_chat", "limit_tables", "limit_analysis")
     @classmethod
     def _readable_limit(cls, value: str) -> str:
         from meeple.ratelimit import parse_limit
@@ -142,6 +145,7 @@ class Settings(BaseSettings):
             "guest": self.limit_guests,
             "chat": self.limit_chat,
             "tables": self.limit_tables,
+            "analysis": self.limit_analysis,
         }
 
     def extra_game_modules(self) -> list[str]:

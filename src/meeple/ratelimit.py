@@ -23,6 +23,7 @@ KINDS = {
     "guest": "guest accounts from this address",
     "chat": "chat messages",
     "tables": "new tables",
+    "analysis": "positions analysed from this address",
 }
 """Each limited kind of request, and how a refusal names it."""
 

@@ -36,6 +36,7 @@ EXPECTED = {
     ("post", "/api/tables/{table_id}/rematch"),
     ("get", "/api/tables/{table_id}/record"),
     ("get", "/api/tables/{table_id}/review"),
+    ("post", "/api/analysis/summy"),
     ("get", "/api/tables/{table_id}/replay"),
     ("get", "/api/users/{name}"),
     ("get", "/api/users/{name}/history/{game}"),

@@ -212,11 +212,16 @@ class BotPool:
         For short pieces of background work (a few actions of a game's review):
         a bot asking meanwhile waits at most for the piece in hand.
         """
-        await self._slot("", False, rank=BACKGROUND)
+        self.stats.background += 1
+        return await self.run(work, *args, rank=BACKGROUND)
+
+    async def run(self, work: Any, *args: Any, rank: int = BACKGROUND) -> Any:
+        """Run ``work(*args)`` in a worker when its turn comes in the queue (``rank``: 0
+        with real-time bots, 1 with turn-based ones, 2 in the background)."""
+        await self._slot("", False, rank=rank)
         loop = asyncio.get_running_loop()
         running = loop.run_in_executor(self._executor, work, *args)
         running.add_done_callback(lambda _done: self._release())
-        self.stats.background += 1
         return await asyncio.shield(running)
 
     def close(self) -> None:

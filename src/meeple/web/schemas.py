@@ -204,6 +204,16 @@ class ReviewOut(BaseModel):
     )
 
 
+class AnalysisOut(BaseModel):
+    """Every legal placement of a Summy position, ranked by score."""
+
+    count: int = Field(description="how many legal placements there are in all")
+    moves: list[dict[str, Any]] = Field(
+        description="the best first (ties in the move generator's order), each a move in the"
+        " position format's move JSON with its score and equation"
+    )
+
+
 class RecentTable(BaseModel):
     """A table on a profile."""
 
