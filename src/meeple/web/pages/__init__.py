@@ -92,6 +92,12 @@ def replay(request: Request, table_id: str) -> HTMLResponse:
     return render(request, "replay.html", "replay", table_id=table_id)
 
 
+@router.get("/analysis/summy", response_class=HTMLResponse)
+def analysis_board(request: Request) -> HTMLResponse:
+    """The Summy analysis board: set up any position and see every legal move, ranked."""
+    return render(request, "analysis.html", "analysis")
+
+
 @router.get("/lang")
 def switch_language(code: str, next: str = "/") -> RedirectResponse:
     """Remember the chosen language in a cookie and go back to the page."""

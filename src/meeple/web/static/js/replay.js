@@ -67,8 +67,9 @@ function showReview(n) {
   const played = actions[n] ? describeTableEvent(actions[n], seatName, ui) : "";
   const best = line.best ? t("js.review.best", { equation: line.best.equation, points: line.best_score }) : t("js.review.no_move");
   const verdict = line.missed > 0 ? t("js.review.missed", { n: line.missed }) : t("js.review.found");
+  const analyse = el("a", { class: "review-analyse", href: `/analysis/summy#position=${encodeURIComponent(JSON.stringify(line.position))}` }, t("js.replay.analyse"));
   $("review-line").replaceChildren(
-    el("span", { class: "review-next" }, `${t("js.review.next", { name: seatName(line.seat) })} · ${played}`), el("br"),
+    el("span", { class: "review-next" }, `${t("js.review.next", { name: seatName(line.seat) })} · ${played}`), " · ", analyse, el("br"),
     el("span", { class: "review-best" }, best), " · ",
     el("strong", { class: line.missed > 0 ? "review-missed" : "review-found" }, verdict),
     line.strong_differs && line.best ? el("span", { class: "review-strong muted" }, ` · ${t("js.review.strong", { points: line.strong.score })}`) : "");
