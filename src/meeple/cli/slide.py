@@ -8,6 +8,10 @@
   each a list of 4 card values from 1 to 10 (row 0 on top), and prints
   ``{"points": ..., "cards_left": ..., "grid": ...}`` where ``grid`` is the
   grid after cancelling with ``null`` for each removed card.
+- ``meeple slide analyse RECORD.json [--json] [--playouts N]`` values every
+  option of every decision by play-outs from the decider's view (expected
+  final points and standard error) and prints the option chosen, the best one
+  and the expected points given away (``--json``: one object per action).
 """
 
 from __future__ import annotations
@@ -37,6 +41,15 @@ def register(subparsers: Any) -> None:
     )
     score_parser.add_argument("grid", help="JSON file: 4 lists of 4 values 1..10 ('-': stdin)")
     score_parser.set_defaults(func=run_score)
+    analyse = commands.add_parser(
+        "analyse", help="value every option of every decision by play-outs: what was given away"
+    )
+    analyse.add_argument("record", help="game record JSON file ('-' for standard input)")
+    analyse.add_argument("--json", action="store_true", help="one JSON object per action")
+    analyse.add_argument(
+        "--playouts", type=int, default=64, metavar="N", help="play-outs per option (default 64)"
+    )
+    analyse.set_defaults(func=run_analyse)
 
 
 def run_replay(args: argparse.Namespace) -> int:
@@ -109,3 +122,57 @@ def run_score(args: argparse.Namespace) -> int:
     points, left, after = final_tally(values)
     print(json.dumps({"points": points, "cards_left": left, "grid": rows(after)}))
     return 0
+
+
+def run_analyse(args: argparse.Namespace) -> int:
+    """Review every decision of a Slide record by play-outs; a table, or JSON lines."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from meeple.analysis.slide_review import review_slide_game
+
+    if not 1 <= args.playouts <= 10_000:
+        fail("--playouts must be between 1 and 10000")
+    record = read_record(args.record, GAME.name)
+    try:
+        review = review_slide_game(record, args.playouts)
+    except RecordError as exc:
+        fail(f"{args.record}: {exc}")
+    if args.json:
+        print(json.dumps([decision.to_json() for decision in review]))
+        return 0
+    table = Table(title="Slide game review: expected final points by play-outs (lower is better)")
+    for column in ("#", "seat", "chosen", "points", "best", "best points", "given away"):
+        table.add_column(
+            column, justify="right" if "points" in column or column == "given away" else "left"
+        )
+    for decision in review:
+        line = decision.to_json()
+        table.add_row(
+            str(decision.index),
+            str(decision.seat),
+            _action_text(decision.chosen),
+            f"{line['chosen_points']:.1f}",
+            _action_text(decision.options[0].action),
+            f"{line['best_points']:.1f}",
+            f"{decision.given_away:.1f}" if decision.given_away else "",
+        )
+    console = Console(width=120)
+    console.print(table)
+    players = int(record.options.get("players", 2))
+    for seat in range(players):
+        mine = [d for d in review if d.seat == seat]
+        best = sum(d.given_away == 0 for d in mine)
+        console.print(
+            f"seat {seat}: {len(mine)} decisions, best option in {best},"
+            f" {sum(d.given_away for d in mine):.1f} expected points given away"
+        )
+    return 0
+
+
+def _action_text(action: dict[str, Any]) -> str:
+    """A short text for a Slide action: ``reveal r,c`` or ``take 7 left``."""
+    if action["type"] == "reveal":
+        row, col = action["cell"]
+        return f"reveal {row},{col}"
+    return f"take {action['value']} {action['side']}"
