@@ -71,6 +71,7 @@ class ServerProcess:
     def __init__(self, data_dir: Path, extra_env: dict[str, str] | None = None) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.data_dir = data_dir
         env = {
             **os.environ,
             "MEEPLE_BOT_EXECUTOR": "thread",

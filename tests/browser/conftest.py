@@ -58,10 +58,10 @@ def new_page(browser: Browser, live: ServerProcess) -> Iterator[NewPage]:
     def open_page(
         lang: str = "en-GB", viewport: ViewportSize | None = None, **options: Any
     ) -> Page:
-        """``options`` go to the browser context: ``has_touch=True``, ``color_scheme="dark"``..."""
-        context = browser.new_context(
-            base_url=live.url, locale=lang, viewport=viewport or DESKTOP, **options
-        )
+        """``options`` go to the browser context: ``has_touch=True``, ``color_scheme="dark"``,
+        ``base_url=`` another server's..."""
+        options = {"base_url": live.url, **options}
+        context = browser.new_context(locale=lang, viewport=viewport or DESKTOP, **options)
         context.set_default_timeout(WAIT_MS)
         contexts.append(context)
         page = context.new_page()

@@ -44,3 +44,11 @@ def summary_of(lines: Sequence[dict[str, Any]], players: int) -> list[dict[str, 
     """Each seat's summary, from review lines in their JSON form."""
     turns = ((line["seat"], line["index"], line["missed"]) for line in lines)
     return [summary.to_json() for summary in summarize_turns(turns, players)]
+
+
+def puzzles_in_record(record_text: str) -> list[dict[str, JSON]]:
+    """The puzzles of a record (JSON text), as stored: position, answer, points, second."""
+    from meeple.analysis.puzzles import puzzles_from_record, unique_puzzles
+
+    record, _states = _replayed(record_text)
+    return [puzzle.to_json() for puzzle in unique_puzzles(puzzles_from_record(record))]

@@ -9,6 +9,9 @@
 - ``check POSITION.json MOVE.json``: whether the move is legal and its score,
   or the rule it breaks (exit 0 legal, 1 illegal).
 - ``replay RECORD.json``: the final scores, or the first bad action and why (exit 1).
+- ``puzzles RECORD.json... [--json]``: the puzzles cut from the records (a
+  position whose best move scores at least 20 and 1.5 times any other, the
+  answer checked unique), one per line, or a JSON array.
 - ``analyse RECORD.json [--json]``: every action reviewed from its mover's
   seat (the best placement it had, the points missed, the ``strong`` bot's
   choice) and a summary per player; ``--json`` prints one object per action.
@@ -75,6 +78,12 @@ def register(subparsers: Any) -> None:
     analyse.add_argument("record", metavar="RECORD.json")
     analyse.add_argument("--json", action="store_true", help="one JSON object per action")
     analyse.set_defaults(func=run_analyse)
+    puzzles = commands.add_parser(
+        "puzzles", help="cut puzzles from game records: one clearly best move, checked unique"
+    )
+    puzzles.add_argument("records", metavar="RECORD.json", nargs="+")
+    puzzles.add_argument("--json", action="store_true", help="a JSON array of puzzles")
+    puzzles.set_defaults(func=run_puzzles)
     replay_parser.set_defaults(func=run_replay)
 
 
@@ -226,3 +235,28 @@ def print_review(review: Sequence[ReviewedAction], players: int) -> None:
             f" ({summary.missed_per_turn:.1f} a turn), best move played in"
             f" {summary.best_share:.0%} of turns{biggest}"
         )
+
+
+def run_puzzles(args: argparse.Namespace) -> int:
+    """Print the puzzles found in every record (repeats once)."""
+    from meeple.analysis.puzzles import puzzles_from_record, unique_puzzles
+
+    found = []
+    for path in args.records:
+        record = read_record(path, GAME.name)
+        try:
+            found += puzzles_from_record(record)
+        except RecordError as exc:
+            fail(f"{path}: {exc}")
+    puzzles = unique_puzzles(found)
+    if args.json:
+        print(json.dumps([puzzle.to_json() for puzzle in puzzles]))
+        return 0
+    for puzzle in puzzles:
+        hand = "".join(sorted(puzzle.position.hand))
+        print(
+            f"{puzzle.id}  hand {hand:<8}  {puzzle.answer.score:>3} points"
+            f" (next best {puzzle.second})  {move_text(puzzle.answer)}"
+        )
+    print(f"{len(puzzles)} puzzle(s) from {len(args.records)} record(s)")
+    return 0

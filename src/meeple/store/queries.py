@@ -6,18 +6,21 @@ objects detached from the session (``expire_on_commit`` is off), or plain data.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from meeple.store.models import (
     GameReview,
     GameTable,
+    PuzzleAttempt,
+    PuzzleRating,
     Rating,
     RatingChange,
+    StoredPuzzle,
     TableEvent,
     TableSeat,
     User,
@@ -233,13 +236,118 @@ def save_review(
     return True
 
 
-def finished_without_review(session: Session, limit: int) -> list[str]:
-    """The most recently finished games that have no review yet (newest first)."""
+def finished_without_review(session: Session, limit: int) -> list[tuple[str, bool]]:
+    """The latest finished games with no review yet (newest first): ``(id, private)``."""
     reviewed = select(GameReview.table_id)
     query = (
-        select(GameTable.id)
+        select(GameTable.id, GameTable.private)
         .where(GameTable.status == "finished", GameTable.id.not_in(reviewed))
         .order_by(GameTable.created_at.desc())
         .limit(limit)
     )
-    return list(session.scalars(query))
+    return [(row.id, row.private) for row in session.execute(query)]
+
+
+def save_puzzles(
+    session: Session,
+    puzzles: Sequence[dict[str, Any]],
+    table_id: str | None,
+    at: float,
+    first: tuple[float, float],
+) -> int:
+    """Store the puzzles not stored yet (by id), each rated ``first`` (mu, sigma); how many
+    were new."""
+    added = 0
+    for data in puzzles:
+        if session.get(StoredPuzzle, data["id"]) is not None:
+            continue
+        session.add(
+            StoredPuzzle(
+                id=data["id"],
+                game="summy",
+                data=data,
+                table_id=table_id,
+                mu=first[0],
+                sigma=first[1],
+                attempts=0,
+                solved=0,
+                created_at=at,
+            )
+        )
+        added += 1
+    return added
+
+
+def puzzle_by_id(session: Session, puzzle_id: str) -> StoredPuzzle | None:
+    """One stored puzzle."""
+    return session.get(StoredPuzzle, puzzle_id)
+
+
+def daily_puzzle(session: Session, day: int) -> StoredPuzzle | None:
+    """The puzzle of day ``day`` (days since the epoch): the same for everyone that day."""
+    count = session.scalar(select(func.count()).select_from(StoredPuzzle)) or 0
+    if not count:
+        return None
+    query = select(StoredPuzzle).order_by(StoredPuzzle.created_at, StoredPuzzle.id)
+    return session.scalars(query.offset(day % count).limit(1)).first()
+
+
+def next_puzzle(
+    session: Session, user_id: int | None, skip: str | None, first_mu: float
+) -> StoredPuzzle | None:
+    """A puzzle for this user: one not tried yet, rated nearest to the user's puzzle rating
+    (``first_mu`` for a user with none)."""
+    rating = session.get(PuzzleRating, user_id) if user_id is not None else None
+    target = rating.mu if rating is not None else first_mu
+    query = select(StoredPuzzle)
+    if user_id is not None:
+        tried = select(PuzzleAttempt.puzzle_id).where(PuzzleAttempt.user_id == user_id)
+        query = query.where(StoredPuzzle.id.not_in(tried))
+    if skip is not None:
+        query = query.where(StoredPuzzle.id != skip)
+    query = query.order_by(func.abs(StoredPuzzle.mu - target), StoredPuzzle.id).limit(1)
+    return session.scalars(query).first()
+
+
+def puzzle_rating(session: Session, user_id: int) -> PuzzleRating | None:
+    """A user's puzzle rating, if they have answered a puzzle."""
+    return session.get(PuzzleRating, user_id)
+
+
+Skill = tuple[float, float]
+"""A rating as ``(mu, sigma)``."""
+
+
+def record_answer(
+    session: Session,
+    puzzle_id: str,
+    user_id: int | None,
+    correct: bool,
+    at: float,
+    first: Skill,
+    rate: Callable[[Skill, Skill, bool], tuple[Skill, Skill]],
+) -> tuple[Skill, Skill] | None:
+    """Count an answer; a user's first answer to a puzzle also rates both (``rate`` gives the
+    player's and the puzzle's new ratings; ``first`` is a new player's).
+
+    Returns the user's ``((mu, sigma) before, (mu, sigma) after)`` when it rated.
+    """
+    puzzle = session.get(StoredPuzzle, puzzle_id)
+    if puzzle is None:
+        return None
+    puzzle.attempts += 1
+    puzzle.solved += int(correct)
+    if user_id is None or session.get(PuzzleAttempt, (user_id, puzzle_id)) is not None:
+        return None
+    session.add(PuzzleAttempt(user_id=user_id, puzzle_id=puzzle_id, correct=correct, at=at))
+    rating = session.get(PuzzleRating, user_id)
+    if rating is None:
+        rating = PuzzleRating(user_id=user_id, mu=first[0], sigma=first[1], attempts=0, solved=0)
+        session.add(rating)
+    before = (rating.mu, rating.sigma)
+    (rating.mu, rating.sigma), (puzzle.mu, puzzle.sigma) = rate(
+        before, (puzzle.mu, puzzle.sigma), correct
+    )
+    rating.attempts += 1
+    rating.solved += int(correct)
+    return before, (rating.mu, rating.sigma)

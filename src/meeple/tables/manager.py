@@ -337,7 +337,7 @@ class TableManager:
         if table.snap.status in (FINISHED, CLOSED):
             self.forget_later(table.info.id)
         if table.snap.status == FINISHED and table.owned:
-            self.reviewer.schedule(table.info.id, table.info.game)
+            self.reviewer.schedule(table.info.id, table.info.game, table.info.private)
         if table.info.private:
             return
         self.lobby_cache.changed()

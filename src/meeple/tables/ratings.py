@@ -77,3 +77,19 @@ def new_ratings(players: Sequence[RatedSeat]) -> dict[int, tuple[float, float]]:
     teams = [[MODEL.rating(mu=p.mu, sigma=p.sigma)] for p in players]
     rated = MODEL.rate(teams, ranks=[float(p.rank) for p in players])
     return {p.user_id: (team[0].mu, team[0].sigma) for p, team in zip(players, rated, strict=True)}
+
+
+def puzzle_match(
+    player: tuple[float, float], puzzle: tuple[float, float], solved: bool
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    """A puzzle answer as a two-player game: the solver wins if right, the puzzle if not.
+
+    Returns the new ``(mu, sigma)`` of the player, then of the puzzle.
+    """
+    teams = [
+        [MODEL.rating(mu=player[0], sigma=player[1])],
+        [MODEL.rating(mu=puzzle[0], sigma=puzzle[1])],
+    ]
+    ranks = [1.0, 2.0] if solved else [2.0, 1.0]
+    rated = MODEL.rate(teams, ranks=ranks)
+    return (rated[0][0].mu, rated[0][0].sigma), (rated[1][0].mu, rated[1][0].sigma)

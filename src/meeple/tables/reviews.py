@@ -1,10 +1,11 @@
-"""Every finished game reviewed once, in the background, and stored.
+"""Every finished game reviewed once, in the background, and stored; puzzles cut from it.
 
 When a table this server owns finishes, :class:`Reviewer` reviews its record
 a few actions at a time in the bot pool at the lowest priority (no live
 table's bot waits behind more than one piece), then stores the review once
-(another server that raced it loses harmlessly). At start-up it also reviews
-the most recent finished games that have none yet.
+(another server that raced it loses harmlessly), then cuts the puzzles of a
+public game (:mod:`meeple.analysis.puzzles`) and stores the new ones. At
+start-up it also reviews the most recent finished games that have none yet.
 """
 
 from __future__ import annotations
@@ -17,12 +18,19 @@ from collections.abc import Awaitable, Callable
 
 from sqlalchemy.exc import IntegrityError
 
-from meeple.analysis.review import CHUNK, REVIEWED_GAMES, review_chunk, summary_of
+from meeple.analysis.review import (
+    CHUNK,
+    REVIEWED_GAMES,
+    puzzles_in_record,
+    review_chunk,
+    summary_of,
+)
 from meeple.games.base import JSON, GameRecord
 from meeple.store import queries
 from meeple.store.database import Database
 from meeple.tables.bots import BotPool
 from meeple.tables.clock import Clock
+from meeple.tables.ratings import MODEL
 
 log = logging.getLogger(__name__)
 
@@ -44,21 +52,26 @@ class Reviewer:
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self.done = 0
         """How many reviews this server stored."""
+        self.puzzles = 0
+        """How many new puzzles this server stored."""
 
-    def schedule(self, table_id: str, game: str) -> None:
-        """Review the finished game of ``table_id`` soon (once, whoever asks again)."""
+    def schedule(self, table_id: str, game: str, private: bool = True) -> None:
+        """Review the finished game of ``table_id`` soon (once, whoever asks again).
+
+        Puzzles are cut only from public games (``private`` False).
+        """
         if game not in REVIEWED_GAMES or table_id in self._tasks:
             return
-        task = asyncio.get_running_loop().create_task(self._review(table_id))
+        task = asyncio.get_running_loop().create_task(self._review(table_id, private))
         self._tasks[table_id] = task
         task.add_done_callback(lambda _t: self._tasks.pop(table_id, None))
 
     async def catch_up(self) -> None:
         """Review the latest finished games that have no review yet."""
-        for table_id in await self.db.run(queries.finished_without_review, CATCH_UP):
+        for table_id, private in await self.db.run(queries.finished_without_review, CATCH_UP):
             with contextlib.suppress(Exception):
                 record = await self.record_of(table_id)
-                self.schedule(table_id, record.game)
+                self.schedule(table_id, record.game, private)
 
     async def wait(self) -> None:
         """Wait for the reviews under way (tests and benches)."""
@@ -71,7 +84,7 @@ class Reviewer:
             task.cancel()
         await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
 
-    async def _review(self, table_id: str) -> None:
+    async def _review(self, table_id: str, private: bool) -> None:
         try:
             if await self.db.run(queries.review_of, table_id) is not None:
                 return
@@ -91,6 +104,17 @@ class Reviewer:
                     queries.save_review, table_id, record.game, data, self.clock.now()
                 ):
                     self.done += 1
+            if not private:
+                puzzles = await self.bots.background(puzzles_in_record, text)
+                first = MODEL.rating()
+                with contextlib.suppress(IntegrityError):
+                    self.puzzles += await self.db.write(
+                        queries.save_puzzles,
+                        puzzles,
+                        table_id,
+                        self.clock.now(),
+                        (first.mu, first.sigma),
+                    )
         except asyncio.CancelledError:
             raise
         except Exception:

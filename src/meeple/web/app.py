@@ -25,7 +25,7 @@ from meeple.tables.errors import TableError
 from meeple.web import pages
 from meeple.web.errors import http_status
 from meeple.web.guard import InputGuard
-from meeple.web.routes import analysis, auth, games, records, tables, users
+from meeple.web.routes import analysis, auth, games, puzzles, records, tables, users
 from meeple.web.schemas import BotStatsOut, HealthOut
 from meeple.web.services import Services
 from meeple.web.sockets import router as sockets_router
@@ -85,6 +85,7 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
     app.include_router(tables.router)
     app.include_router(records.router)
     app.include_router(analysis.router)
+    app.include_router(puzzles.router)
     app.include_router(users.router)
     app.include_router(sockets_router)
     app.include_router(pages.router)

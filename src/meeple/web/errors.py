@@ -25,6 +25,8 @@ HTTP_STATUS: dict[str, int] = {
     "no_table": 404,
     "no_player": 404,
     "not_reviewed": 404,
+    "no_puzzle": 404,
+    "bad_move": 422,
     "conflict": 409,
     "name_taken": 409,
     "guest_no_password": 409,

@@ -214,6 +214,28 @@ class AnalysisOut(BaseModel):
     )
 
 
+class PuzzleOut(BaseModel):
+    """A puzzle as a solver gets it (never its answer)."""
+
+    id: str
+    view: dict[str, Any] = Field(description="the position as a Summy view: seat 0 to move")
+    points: int = Field(description="what the best move scores")
+    rating: int
+    attempts: int
+    solved: int
+
+
+class PuzzleAnswerOut(BaseModel):
+    """Right or wrong, the answer, and the solver's puzzle rating before and after (if rated)."""
+
+    correct: bool
+    answer: dict[str, Any] = Field(description="the best move, in the position format's move JSON")
+    points: int
+    rating: dict[str, int] | None = Field(
+        None, description="{before, after}: a signed-in player's first answer to this puzzle"
+    )
+
+
 class RecentTable(BaseModel):
     """A table on a profile."""
 

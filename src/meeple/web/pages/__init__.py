@@ -98,6 +98,13 @@ def analysis_board(request: Request) -> HTMLResponse:
     return render(request, "analysis.html", "analysis")
 
 
+@router.get("/puzzles/summy", response_class=HTMLResponse)
+@router.get("/puzzles/summy/{puzzle_id}", response_class=HTMLResponse)
+def puzzle(request: Request, puzzle_id: str = "") -> HTMLResponse:
+    """A Summy puzzle: the next one for the player, ``daily``, or one by its id."""
+    return render(request, "puzzle.html", "puzzle", puzzle_id=puzzle_id[:16])
+
+
 @router.get("/lang")
 def switch_language(code: str, next: str = "/") -> RedirectResponse:
     """Remember the chosen language in a cookie and go back to the page."""

@@ -45,7 +45,7 @@ async def review(
                 reason="not_reviewed_game",
                 params={"game": table.info.game},
             )
-        services.tables.reviewer.schedule(table_id, table.info.game)
+        services.tables.reviewer.schedule(table_id, table.info.game, table.info.private)
         raise TableError(
             "not_reviewed", "the review is not ready yet; ask again in a few seconds"
         )

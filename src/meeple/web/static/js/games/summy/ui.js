@@ -42,8 +42,9 @@ export function createSummy(root, ctx) {
     onclick: () => { singleDir = dir; redraw(); check(); },
   }, t("js.summy.dir_" + dir)));
   dirBox.append(t("js.summy.read"), " ", ...dirButtons);
+  // A puzzle asks for one placement: no discard, no pass, no stock.
   const controls = el("div", { class: "summy-controls" }, buttons.confirm, buttons.clear,
-    buttons.discard, buttons.confirmDiscard, buttons.pass, stock);
+    ...(ctx.puzzle ? [] : [buttons.discard, buttons.confirmDiscard, buttons.pass, stock]));
   // A replay shows the game, not how to play it: no placing help, no buttons.
   root.replaceChildren(...[viewport, ctx.replay ? null : help, cursorNews, rack, ctx.replay ? null : controls].filter(Boolean));
   // The verdict on the staged tiles goes where the eyes are: between the rack and its buttons.
@@ -368,6 +369,11 @@ export function createSummy(root, ctx) {
       if (moveKey !== lastMoveKey || !before) board.centreOn(lastCells());
       lastMoveKey = moveKey;
       showTableNote(next.last_move);
+    },
+    /** Centre the felt on the whole table (a puzzle: no last move to look at). */
+    centreOnTable() {
+      const cells = [...tableTiles().keys()].map(parseKey);
+      requestAnimationFrame(() => board.centreOn(cells));
     },
     /** Show a move faded on the table (``tiles``: [{row, col, tile}]), or none. */
     showGhost(tiles) {

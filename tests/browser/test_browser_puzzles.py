@@ -1,0 +1,106 @@
+"""Summy puzzles in the browser: one solved, one failed (its answer shown), the daily one."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from browser_harness import PHONE, NewPage, ServerProcess, own_server, shot
+from playwright.sync_api import Page, expect
+
+from meeple.analysis.puzzles import Puzzle, puzzle_from_position
+from meeple.games.summy.movegen import legal_moves
+from meeple.store import queries
+from meeple.store.database import Database
+from meeple.tables.ratings import MODEL
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "summy"))
+from summy_positions import fresh_hand_position
+
+pytestmark = pytest.mark.browser
+
+PUZZLE_SEEDS = (205, 225)
+"""Fresh-hand positions that make puzzles (see tests/server/test_server_puzzles.py)."""
+
+
+@pytest.fixture(scope="module")
+def puzzles_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A server of its own whose store holds two puzzles."""
+    folder = Path(tmp_path_factory.mktemp("meeple-puzzles"))
+    with own_server(folder, {}) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def puzzles(puzzles_server: ServerProcess) -> dict[str, Puzzle]:
+    """The two puzzles, stored in the server's SQLite file."""
+    found = [puzzle_from_position(fresh_hand_position(seed)) for seed in PUZZLE_SEEDS]
+    kept = {p.id: p for p in found if p is not None}
+    db = Database(f"sqlite:///{puzzles_server.data_dir / 'meeple.db'}")
+    first = MODEL.rating()
+    data = [p.to_json() for p in kept.values()]
+    db.call(queries.save_puzzles, data, None, 0.0, (first.mu, first.sigma))
+    db.engine.dispose()
+    return kept
+
+
+def stage(page: Page, dir_: str, tiles: tuple[tuple[tuple[int, int], str], ...]) -> None:
+    """Stage each tile with the keyboard: walk the board's cursor to its cell and type the tile
+    (the felt follows the cursor, wherever the cell is)."""
+    page.locator(".summy-viewport").focus()
+    for (row, col), tile in tiles:
+        at_row, at_col = current_cursor(page)
+        for _ in range(abs(row - at_row)):
+            page.keyboard.press("ArrowDown" if row > at_row else "ArrowUp")
+        for _ in range(abs(col - at_col)):
+            page.keyboard.press("ArrowRight" if col > at_col else "ArrowLeft")
+        page.keyboard.type(tile)
+    if len(tiles) == 1:
+        page.locator(f'.dir-choice button[data-dir="{dir_}"]').click()
+
+
+def current_cursor(page: Page) -> tuple[int, int]:
+    """Where the board's keyboard cursor is."""
+    cell = page.locator(".summy-viewport .cell.cursor").get_attribute("data-cell") or "0,0"
+    row, col = cell.split(",")
+    return int(row), int(col)
+
+
+def test_a_puzzle_solved_then_one_failed(
+    new_page: NewPage, puzzles_server: ServerProcess, puzzles: dict[str, Puzzle]
+) -> None:
+    page = new_page("en-GB", base_url=puzzles_server.url)
+    page.goto("/puzzles/summy")
+    task = page.locator("#puzzle-task")
+    expect(task).to_contain_text("Find the move worth")
+    puzzle = puzzles[page.url.rsplit("/", 1)[1]]
+    expect(task).to_contain_text(f"{puzzle.answer.score} points")
+    stage(page, puzzle.answer.placement.dir, puzzle.answer.placement.tiles)
+    expect(page.locator("#message")).to_contain_text(f"{puzzle.answer.score}")
+    page.get_by_role("button", name="Play this equation").click()
+    expect(page.locator("#puzzle-verdict")).to_contain_text("Right!")
+    expect(page.locator("#puzzle-rating")).to_contain_text("Your puzzle rating: 1500 →")
+    shot(page, "puzzle-solved")
+    # The next one, answered with another legal move: wrong, and the answer is shown faded.
+    page.locator("#puzzle-next").click()
+    expect(page).not_to_have_url(f"{puzzles_server.url}/puzzles/summy/{puzzle.id}")
+    other = puzzles[page.url.rsplit("/", 1)[1]]
+    wrong = next(m for m in legal_moves(other.position) if m.placement != other.answer.placement)
+    stage(page, wrong.placement.dir, wrong.placement.tiles)
+    page.get_by_role("button", name="Play this equation").click()
+    expect(page.locator("#puzzle-verdict")).to_contain_text("Not this one")
+    expect(page.locator("#game .tile.ghost")).to_have_count(len(other.answer.placement.tiles))
+    shot(page, "puzzle-failed")
+
+
+def test_the_daily_puzzle_from_the_home_page_on_a_phone(
+    new_page: NewPage, puzzles_server: ServerProcess, puzzles: dict[str, Puzzle]
+) -> None:
+    page = new_page("ja-JP", PHONE, base_url=puzzles_server.url)
+    page.goto("/")
+    page.locator(".daily-puzzle a").click()
+    expect(page.locator("#puzzle-task")).to_contain_text("点の手を見つけてください")
+    assert page.url.rsplit("/", 1)[1] in puzzles
+    expect(page.locator(".rack button")).to_have_count(8)
