@@ -8,23 +8,16 @@ from pathlib import Path
 import pytest
 
 from meeple.analysis.slide_review import review_decision, review_slide_game
-from meeple.bots import get_bot
+from meeple.arena.runner import GameSpec, play_game
 from meeple.cli import main
 from meeple.games.base import GameRecord, RecordError, replay
 from meeple.games.slide import GAME
 
 
 def bot_game(seed: int) -> GameRecord:
-    """A 2-player game of a greedy bot against a random one."""
-    state = GAME.setup(GAME.default_options(2), seed)
-    bots = [get_bot("slide", "greedy", 1), get_bot("slide", "random", 2)]
-    actions = []
-    while GAME.result(state) is None:
-        seat = min(GAME.to_act(state))
-        action = bots[seat].choose(GAME.view(state, seat), seat, 0.05)
-        state, _events = GAME.apply(state, seat, GAME.parse_action(action))
-        actions.append((seat, action))
-    return GameRecord("slide", GAME.default_options(2), seed, tuple(actions))
+    """A 2-player game of a greedy bot against a random one (through the arena)."""
+    spec = GameSpec(0, "slide", GAME.default_options(2), seed, ("greedy", "random"), 0.05)
+    return play_game(spec).record
 
 
 @pytest.fixture(scope="module")
