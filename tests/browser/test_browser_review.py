@@ -51,3 +51,36 @@ def test_the_replay_shows_the_best_move_ghosted_and_what_was_missed(
     page_fr = new_page("fr-FR")
     page_fr.goto(f"/replay/{table_id}")
     expect(page_fr.locator("#review-line")).to_contain_text("Ensuite")
+
+
+def test_the_slide_replay_marks_the_best_choice_and_its_cost(
+    new_page: NewPage, live: ServerProcess
+) -> None:
+    with live.client() as client:
+        guest(client)
+        body = {"game": "slide", "seats": 2, "bots": {"0": "random", "1": "greedy"}, "sit": False}
+        table_id = client.post("/api/tables", json=body).json()["table"]["id"]
+        client.post(f"/api/tables/{table_id}/start").raise_for_status()
+        wait_finished(client, table_id)
+        review = None
+        for _ in range(600):
+            answer = client.get(f"/api/tables/{table_id}/review")
+            if answer.status_code == 200:
+                review = answer.json()
+                break
+            time.sleep(0.2)
+        assert review is not None, "the server never reviewed the game"
+    step = next(line["index"] for line in review["lines"] if line["given_away"] > 0)
+    line = review["lines"][step]
+    page = new_page("en-GB")
+    page.goto(f"/replay/{table_id}")
+    expect(page.locator("#review-line")).to_contain_text("Next: ")
+    for _ in range(step):
+        page.locator("#replay-forward").click()
+    expect(page.locator("#replay-step")).to_contain_text(f"Move {step} of ")
+    panel = page.locator("#review-line")
+    expect(panel).to_contain_text(f"{line['given_away']:.1f} expected points given away")
+    expect(panel).to_contain_text("Best: ")
+    expect(page.locator(".slide-card.best")).to_have_count(1)
+    expect(page.locator(".review-summary").first).to_contain_text("given away")
+    shot(page, "replay-review-slide")

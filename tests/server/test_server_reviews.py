@@ -5,8 +5,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
 from server_harness import Client, LiveServer, run_async
 
+import meeple.analysis.review as review_module
 from meeple.analysis.summy_review import review_game
 from meeple.games.base import GameRecord
 from meeple.store.models import GameReview
@@ -60,15 +62,31 @@ def test_a_finished_summy_game_is_reviewed_once_and_served(server: LiveServer) -
     assert stranger.get(f"/api/tables/{table_id}/review")["lines"] == expected
 
 
-def test_no_review_before_the_end_nor_of_a_game_not_reviewed(server: LiveServer) -> None:
+def test_no_review_before_the_end(server: LiveServer) -> None:
     host = server.client("host")
     host.guest()
     playing = host.create_table(game="summy", seats=2, bots={"1": "greedy"})["table"]["id"]
     refused = host.get(f"/api/tables/{playing}/review", expect=409)
     assert refused["code"] == "not_over"  # the review, like the record, reveals hands
-    slide = finish_bot_game(host, "slide")
-    refused = host.get(f"/api/tables/{slide}/review", expect=404)
-    assert (refused["code"], refused["reason"]) == ("not_reviewed", "not_reviewed_game")
+
+
+def test_a_finished_slide_game_is_reviewed_by_playouts(
+    server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(review_module, "SLIDE_PLAYOUTS", 4)  # the figures matter less here
+    host = server.client("host")
+    host.guest()
+    table_id = finish_bot_game(host, "slide")
+    review = wait_for_review(host, table_id)
+    record = GameRecord.from_json(host.get(f"/api/tables/{table_id}/record"))
+    assert review["game"] == "slide"
+    assert [line["index"] for line in review["lines"]] == list(range(len(record.actions)))
+    for line, (seat, action) in zip(review["lines"], record.actions, strict=True):
+        assert line["seat"] == seat and line["chosen"]["type"] == action["type"]
+        assert line["best"] == line["options"][0]["action"] and line["given_away"] >= 0
+    summary = review["summary"]
+    assert [s["seat"] for s in summary] == [0, 1]
+    assert sum(s["turns"] for s in summary) == len(record.actions)
 
 
 def test_background_work_waits_for_every_bot() -> None:

@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from sqlalchemy.exc import IntegrityError
 
 from meeple.analysis.review import (
-    CHUNK,
+    CHUNKS,
     REVIEWED_GAMES,
     puzzles_in_record,
     review_chunk,
@@ -91,20 +91,21 @@ class Reviewer:
             record = await self.record_of(table_id)
             text = json.dumps(record.to_json(), separators=(",", ":"))
             lines: list[dict[str, JSON]] = []
-            for start in range(0, len(record.actions), CHUNK):
-                lines += await self.bots.background(review_chunk, text, start, start + CHUNK)
+            chunk = CHUNKS[record.game]
+            for start in range(0, len(record.actions), chunk):
+                lines += await self.bots.background(review_chunk, text, start, start + chunk)
             players = int(record.options.get("players", 2))
             data: dict[str, JSON] = {
                 "game": record.game,
                 "lines": lines,
-                "summary": summary_of(lines, players),
+                "summary": summary_of(record.game, lines, players),
             }
             with contextlib.suppress(IntegrityError):  # another server stored it first
                 if await self.db.write(
                     queries.save_review, table_id, record.game, data, self.clock.now()
                 ):
                     self.done += 1
-            if not private:
+            if not private and record.game == "summy":
                 puzzles = await self.bots.background(puzzles_in_record, text)
                 first = MODEL.rating()
                 with contextlib.suppress(IntegrityError):

@@ -49,27 +49,48 @@ async function show(n) {
   $("message").textContent = step.result ? t("js.table.game_over") : "";
 }
 
-/** A seat's review summary, under its name: points missed, share of best moves. */
+/** A seat's review summary, under its name: points missed (Summy) or given away (Slide). */
 function reviewSummary(seat) {
   const summary = review && review.summary[seat];
   if (!summary) return null;
-  return el("span", { class: "line review-summary" }, t("js.review.summary", {
-    missed: summary.missed, per: summary.missed_per_turn.toFixed(1), share: Math.round(summary.best_share * 100),
-  }));
+  const share = Math.round(summary.best_share * 100);
+  const text = review.game === "slide"
+    ? t("js.review.slide_summary", { given: summary.given_away.toFixed(1), share })
+    : t("js.review.summary", { missed: summary.missed, per: summary.missed_per_turn.toFixed(1), share });
+  return el("span", { class: "line review-summary" }, text);
 }
 
-/** Under the board: what the next action missed, with the best move faded on the table. */
+/** A Slide action in words (the review's best option). */
+function slideActionText(action) {
+  if (action.type === "reveal") return t("js.review.reveal", { row: action.cell[0] + 1, col: action.cell[1] + 1 });
+  return t("js.review.take", { value: action.value, side: t("js.review.side_" + action.side) });
+}
+
+/** Under the board: what the next action missed, with the best move shown on the table. */
 function showReview(n) {
   const line = review && review.lines[n];
-  if (ui.showGhost) ui.showGhost(line && line.best ? line.best.tiles : null);
+  if (review && review.game === "slide") {
+    if (ui.highlight) ui.highlight(line ? line.best : null, line ? line.seat : null);
+  } else if (ui.showGhost) {
+    ui.showGhost(line && line.best ? line.best.tiles : null);
+  }
   if (!review) return;
   if (!line) { $("review-line").replaceChildren(); return; }
   const played = actions[n] ? describeTableEvent(actions[n], seatName, ui) : "";
+  const next = el("span", { class: "review-next" }, `${t("js.review.next", { name: seatName(line.seat) })} · ${played}`);
+  if (review.game === "slide") {
+    const lost = line.given_away > 0;
+    $("review-line").replaceChildren(next, el("br"),
+      el("span", { class: "review-best" }, t("js.review.slide_best", {
+        action: slideActionText(line.best), best: line.best_points.toFixed(1), chosen: line.chosen_points.toFixed(1) })),
+      " · ", el("strong", { class: lost ? "review-missed" : "review-found" },
+        lost ? t("js.review.given_away", { n: line.given_away.toFixed(1) }) : t("js.review.found")));
+    return;
+  }
+  const analyse = el("a", { class: "review-analyse", href: `/analysis/summy#position=${encodeURIComponent(JSON.stringify(line.position))}` }, t("js.replay.analyse"));
   const best = line.best ? t("js.review.best", { equation: line.best.equation, points: line.best_score }) : t("js.review.no_move");
   const verdict = line.missed > 0 ? t("js.review.missed", { n: line.missed }) : t("js.review.found");
-  const analyse = el("a", { class: "review-analyse", href: `/analysis/summy#position=${encodeURIComponent(JSON.stringify(line.position))}` }, t("js.replay.analyse"));
-  $("review-line").replaceChildren(
-    el("span", { class: "review-next" }, `${t("js.review.next", { name: seatName(line.seat) })} · ${played}`), " · ", analyse, el("br"),
+  $("review-line").replaceChildren(next, " · ", analyse, el("br"),
     el("span", { class: "review-best" }, best), " · ",
     el("strong", { class: line.missed > 0 ? "review-missed" : "review-found" }, verdict),
     line.strong_differs && line.best ? el("span", { class: "review-strong muted" }, ` · ${t("js.review.strong", { points: line.strong.score })}`) : "");
@@ -77,7 +98,6 @@ function showReview(n) {
 
 /** The review, asked again every few seconds while the server prepares it. */
 async function loadReview() {
-  if (table.game !== "summy") return;
   $("review").hidden = false;
   try {
     review = await api("GET", routes.review(tableId));

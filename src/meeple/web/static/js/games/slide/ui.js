@@ -40,6 +40,7 @@ export function createSlide(root, ctx) {
   let chosen = null; // the pool value chosen for the draft
   let slides = new Map(); // seat -> the cards that just slid, for the animation
   let pending = false; // an action is on its way: wait for the next view before another
+  let best = null; // a review's best option to mark: {action, seat}
 
   const status = el("p", { class: "slide-status", "aria-live": "polite" });
   const mineHeading = el("h2", {}, t("js.slide.your_grid"));
@@ -110,6 +111,9 @@ export function createSlide(root, ctx) {
     else if (value === 0) classes.push("back");
     if (pickable) classes.push("pickable");
     if (pick) classes.push("picked");
+    const marked = best && best.action.type === "reveal" && best.seat === seat
+      && best.action.cell[0] === r && best.action.cell[1] === c;
+    if (marked) classes.push("best");
     const slid = slides.get(seat)?.get(`${r},${c}`);
     if (slid) {
       classes.push("slid");
@@ -133,7 +137,8 @@ export function createSlide(root, ctx) {
           "aria-label": t("js.slide.choose_card", { value }), dataset: { value },
           onclick: () => { chosen = value; draw(); },
         }, String(value))
-      : el("div", { class: "slide-card", role: "img", "aria-label": String(value) }, String(value))));
+      : el("div", { class: `slide-card${best && best.action.type === "take" && best.action.value === value ? " best" : ""}`,
+          role: "img", "aria-label": String(value) }, String(value))));
     if (!view.pool.length) poolBox.append(el("span", { class: "muted" }, t("js.slide.pool_empty")));
   }
 
@@ -200,6 +205,11 @@ export function createSlide(root, ctx) {
       slides = new Map(events.filter((e) => e.type === "take").map((e) => [e.seat, slideOffsets(e.hole, e.side)]));
       draw();
       slides = new Map();
+    },
+    /** Mark a review's best option (``action`` of ``seat``): a card to reveal, or a pool card. */
+    highlight(action, seat) {
+      best = action ? { action, seat } : null;
+      if (view) draw();
     },
     /** Whether the viewer must act now (for the tab title and the sound). */
     myTurn() { return view !== null && (myTurnToPick() || myTurnToTake()); },
