@@ -229,6 +229,14 @@ def main() -> None:
     parser.add_argument("--redis", help="Redis URL (needed for several servers)")
     parser.add_argument("--kill-at", type=float, help="SIGKILL server 0 this many seconds in")
     parser.add_argument("--bot", help="a bot of this level in a third seat of every table")
+    parser.add_argument(
+        "--reviews",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also N Summy games of two bots on server 0, finishing during the run: the"
+        " background reviewer reviews them while the players play",
+    )
     args = parser.parse_args()
     if args.servers > 1 and not (args.db and args.redis):
         raise SystemExit("several servers need --db (PostgreSQL) and --redis")
@@ -261,6 +269,8 @@ def main() -> None:
             started = time.perf_counter()
             for c in clients:
                 c.start()
+            if args.reviews:
+                asyncio.run(_bot_games(bases[0], args.reviews))
             takeover = None
             if args.kill_at is not None:
                 time.sleep(args.kill_at)
@@ -277,6 +287,12 @@ def main() -> None:
                 c.join()
             wall = time.perf_counter() - started
             after = [usage(s.pid) if s.poll() is None else None for s in servers]
+            if args.reviews:
+                reviewed = sum(
+                    httpx.get(f"{bases[0]}/api/tables/{t}/review", timeout=10).status_code == 200
+                    for t in review_ids
+                )
+                print(f"{reviewed} of {args.reviews} bot games reviewed by the end of the run")
             bots = [
                 httpx.get(f"{base}/api/health", timeout=10).json().get("bots")
                 if s.poll() is None
@@ -298,6 +314,23 @@ def main() -> None:
                 f"max {1000 * stats['queue_wait_max']:.0f} ms; "
                 f"greedy instead: {stats['fallbacks'] or 'none'}"
             )
+
+
+review_ids: list[str] = []
+"""The bot games opened for ``--reviews``."""
+
+
+async def _bot_games(base: str, count: int) -> None:
+    """Open and start ``count`` Summy games of two greedy bots on one server."""
+    async with httpx.AsyncClient(base_url=base, timeout=30) as client:
+        (await client.post("/api/auth/guest")).raise_for_status()
+        for _ in range(count):
+            body = {"game": "summy", "seats": 2, "bots": {"0": "greedy", "1": "greedy"}}
+            answer = await client.post("/api/tables", json={**body, "sit": False})
+            answer.raise_for_status()
+            table_id = answer.json()["table"]["id"]
+            (await client.post(f"/api/tables/{table_id}/start")).raise_for_status()
+            review_ids.append(table_id)
 
 
 async def _open_all(

@@ -133,9 +133,22 @@ class TableManager:
         async with table.lock:
             table.owned = True
             await table._catch_up_locked()
-        await table.resume()
-        log.info("server %s runs table %s", self.server_id, table.info.id)
-        return True
+        for _attempt in range(3):
+            try:
+                await table.resume()
+            except TableError as exc:
+                if exc.code != "conflict":
+                    raise
+                # The last owner wrote after our catch-up (its lease ran out while it was
+                # still writing): the write folded that in; resume again from there.
+                continue
+            log.info("server %s runs table %s", self.server_id, table.info.id)
+            return True
+        log.warning("server %s could not resume table %s", self.server_id, table.info.id)
+        table.owned = False
+        await table.runtime.stand_down()
+        await self.ownership.release([table.info.id])  # another try (here or elsewhere) soon
+        return False
 
     async def take_orphans(self) -> None:
         """Take over every open or playing table that has no owner (all of them, alone)."""

@@ -207,6 +207,8 @@ class TableConnection:
                 await self.handle(read_message(data))
             except TableError as exc:
                 await self.error(exc, client_id)
+            except (WebSocketDisconnect, OSError):
+                raise  # the client went away while being answered: nothing failed here
             except Exception:
                 log.exception("table %s: handling %r failed", self.table.info.id, data.get("type"))
                 failed = TableError("server_error", "the server failed on that message")
@@ -293,7 +295,7 @@ async def table_socket(
         for task in done:
             if not task.cancelled() and task.exception() is not None:
                 exc = task.exception()
-                if not isinstance(exc, WebSocketDisconnect | RuntimeError):
+                if not isinstance(exc, WebSocketDisconnect | RuntimeError | OSError):
                     log.error("table socket %s failed: %r", table_id, exc)
     except WebSocketDisconnect:
         pass
