@@ -100,7 +100,7 @@ def test_the_daily_puzzle_from_the_home_page_on_a_phone(
 ) -> None:
     page = new_page("ja-JP", PHONE, base_url=puzzles_server.url)
     page.goto("/")
-    page.locator(".daily-puzzle a").click()
+    page.locator(".daily-puzzle a.button").click()
     expect(page.locator("#puzzle-task")).to_contain_text("点の手を見つけてください")
     assert page.url.rsplit("/", 1)[1] in puzzles
     expect(page.locator(".rack button")).to_have_count(8)

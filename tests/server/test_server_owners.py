@@ -20,6 +20,7 @@ from server_harness import (
 from test_server_restart import RemoteServer, ServeProcess, client_of
 
 from meeple.games.base import GameRecord, replay
+from meeple.tables.errors import TableError
 
 
 def count_bot_calls(server: LiveServer) -> list[str]:
@@ -181,3 +182,40 @@ def test_a_table_opened_on_one_server_is_in_the_others_lobby_at_once(
     while opened in {t["id"] for t in visitor.get("/api/tables", game="slide")}:
         assert time.monotonic() < deadline, "the other server's lobby kept a closed table"
         time.sleep(0.02)
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+def test_a_take_over_whose_resume_collides_resumes_again(
+    two_servers: tuple[LiveServer, LiveServer],
+) -> None:
+    """The last owner's late write makes the new owner's first resume conflict: it folds the
+    log and resumes again, and the table runs (it used to stay owned but stopped)."""
+    east, west = two_servers
+    alice = east.client("alice")
+    alice.register("alice")
+    table_id = alice.create_table(game="slide", seats=2, bots={"1": "greedy"})["table"]["id"]
+    alice.post(f"/api/tables/{table_id}/start")
+    on_west = west.client("alice")
+    on_west.http.cookies = alice.http.cookies
+    sock = on_west.connect(table_id)
+    sock.recv()
+    copy = west.services.tables.tables[table_id]
+    resume = copy.resume
+    calls: list[int] = []
+
+    async def collides_once() -> None:
+        calls.append(len(calls))
+        if len(calls) == 1:
+            raise TableError("conflict", "the table changed meanwhile; try again")
+        await resume()
+
+    copy.resume = collides_once  # type: ignore[method-assign]
+    east.stop()  # a clean stop lets the lease go: the west server takes the table
+    deadline = time.monotonic() + 20
+    while not copy.owned or len(calls) < 2:
+        assert time.monotonic() < deadline, "the west server never ran the table"
+        time.sleep(0.05)
+    play_out({0: sock}, "slide")
+    assert on_west.get(f"/api/tables/{table_id}")["table"]["status"] == "finished"
+    assert calls == [0, 1]
