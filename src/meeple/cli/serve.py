@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import logging
 from typing import Any
 
@@ -105,5 +106,25 @@ def run(args: argparse.Namespace) -> int:
     preflight(settings)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     app = create_app(settings)
+    tune_gc()
     uvicorn.run(app, **uvicorn_options(settings), log_level=args.log_level)
     return 0
+
+
+GC_THRESHOLDS = (20_000, 20, 50)
+"""The collector's thresholds in the server (Python's default is (700, 10, 10))."""
+
+
+def tune_gc() -> None:
+    """Fewer, cheaper garbage collections in the server process.
+
+    With hundreds of tables in memory (their states, views, sockets) a full
+    collection walks millions of objects, and the tail of the round trips was
+    made of those pauses: at 200 tables (bench/cluster_latency.py) p99 fell
+    from about 250 ms to 30-90 ms with this. What exists at start-up (modules,
+    the app) is frozen out of the collector's sight, and the young generation
+    is collected every 20,000 allocations instead of 700 (the server makes
+    few reference cycles; memory grew by under 1%).
+    """
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)

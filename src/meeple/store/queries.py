@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -119,9 +119,10 @@ def append_event(session: Session, event: TableEvent) -> None:
     Raises :class:`VersionConflict` if that version (or that client action
     id) is already stored, which means another writer got there first.
     """
-    session.add(event)
+    # A plain INSERT, not the ORM's unit of work: one per move, on the hot path.
+    values = {column.key: getattr(event, column.key) for column in TableEvent.__table__.columns}
     try:
-        session.flush()
+        session.execute(insert(TableEvent).values(**values))
     except IntegrityError as exc:
         raise VersionConflict(f"table {event.table_id} version {event.version}") from exc
 

@@ -6,6 +6,8 @@ read the snapshots they are given.
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy.orm import Session
 
 from meeple.store import queries
@@ -29,17 +31,9 @@ def store_event(
     already stored (another writer was first).
     """
     queries.append_event(session, event_row(table_id, event))
-    queries.update_table(
-        session,
-        table_id,
-        {
-            "status": new.status,
-            "started_at": new.started_at,
-            "finished_at": new.finished_at,
-            "result": new.result.to_json() if new.result else None,
-            "rematch_id": new.rematch_id,
-        },
-    )
+    row = table_row_fields(new)
+    if row != table_row_fields(old):  # most moves change nothing in the table's row
+        queries.update_table(session, table_id, row)
     if new.seats != old.seats:
         queries.update_seats(session, [seat_row(table_id, s) for s in new.seats])
     if event.kind == "finish" and rated:
@@ -91,6 +85,17 @@ def rate_game(session: Session, table_id: str, game: str, final: Snapshot, at: f
             )
         )
     queries.save_ratings(session, ratings, changes)
+
+
+def table_row_fields(snap: Snapshot) -> dict[str, Any]:
+    """The fields of a table's row that its events change."""
+    return {
+        "status": snap.status,
+        "started_at": snap.started_at,
+        "finished_at": snap.finished_at,
+        "result": snap.result.to_json() if snap.result else None,
+        "rematch_id": snap.rematch_id,
+    }
 
 
 def event_row(table_id: str, event: LogEvent) -> TableEvent:
