@@ -76,6 +76,7 @@ def test_a_position_in_the_address_opens_on_the_board_on_a_phone(new_page: NewPa
     expect(page.locator("#analysis-status")).to_contain_text(f"{count} coups légaux")
     expect(page.locator("#board .tile")).to_have_count(len(data["tiles"]))
     expect(page.locator("#hand")).to_have_value("".join(data["hand"]))
+    shot(page, "analysis-board-phone-fr")
     page.locator("#hand").fill("==")
     expect(page.locator("#analysis-status")).to_contain_text("Aucun coup légal")
     page.locator("#hand").fill("123456789")

@@ -104,3 +104,4 @@ def test_the_daily_puzzle_from_the_home_page_on_a_phone(
     expect(page.locator("#puzzle-task")).to_contain_text("点の手を見つけてください")
     assert page.url.rsplit("/", 1)[1] in puzzles
     expect(page.locator(".rack button")).to_have_count(8)
+    shot(page, "puzzle-daily-phone-ja")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import time
+from typing import Any
 
 import pytest
 from browser_harness import NewPage, ServerProcess, guest, shot, wait_finished
@@ -12,23 +13,26 @@ from playwright.sync_api import expect
 pytestmark = pytest.mark.browser
 
 
-def test_the_replay_shows_the_best_move_ghosted_and_what_was_missed(
-    new_page: NewPage, live: ServerProcess
-) -> None:
+def reviewed_bot_game(live: ServerProcess, game: str) -> tuple[str, dict[str, Any]]:
+    """A finished game of a random bot against a greedy one, once the server reviewed it."""
     with live.client() as client:
         guest(client)
-        body = {"game": "summy", "seats": 2, "bots": {"0": "random", "1": "greedy"}, "sit": False}
+        body = {"game": game, "seats": 2, "bots": {"0": "random", "1": "greedy"}, "sit": False}
         table_id = client.post("/api/tables", json=body).json()["table"]["id"]
         client.post(f"/api/tables/{table_id}/start").raise_for_status()
         wait_finished(client, table_id)
-        review = None
-        for _ in range(300):
+        for _ in range(600):
             answer = client.get(f"/api/tables/{table_id}/review")
             if answer.status_code == 200:
-                review = answer.json()
-                break
+                return table_id, answer.json()
             time.sleep(0.2)
-        assert review is not None, "the server never reviewed the game"
+    raise AssertionError("the server never reviewed the game")
+
+
+def test_the_replay_shows_the_best_move_ghosted_and_what_was_missed(
+    new_page: NewPage, live: ServerProcess
+) -> None:
+    table_id, review = reviewed_bot_game(live, "summy")
     # The first action with a best move that the random bot did not play.
     step = next(
         line["index"] for line in review["lines"] if line["best"] and line["missed"] > 0
@@ -56,20 +60,7 @@ def test_the_replay_shows_the_best_move_ghosted_and_what_was_missed(
 def test_the_slide_replay_marks_the_best_choice_and_its_cost(
     new_page: NewPage, live: ServerProcess
 ) -> None:
-    with live.client() as client:
-        guest(client)
-        body = {"game": "slide", "seats": 2, "bots": {"0": "random", "1": "greedy"}, "sit": False}
-        table_id = client.post("/api/tables", json=body).json()["table"]["id"]
-        client.post(f"/api/tables/{table_id}/start").raise_for_status()
-        wait_finished(client, table_id)
-        review = None
-        for _ in range(600):
-            answer = client.get(f"/api/tables/{table_id}/review")
-            if answer.status_code == 200:
-                review = answer.json()
-                break
-            time.sleep(0.2)
-        assert review is not None, "the server never reviewed the game"
+    table_id, review = reviewed_bot_game(live, "slide")
     step = next(line["index"] for line in review["lines"] if line["given_away"] > 0)
     line = review["lines"][step]
     page = new_page("en-GB")
