@@ -25,11 +25,14 @@ import json
 import multiprocessing
 import os
 import random
+import shutil
 import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +43,7 @@ from websockets.exceptions import ConnectionClosed
 from meeple.bots import get_bot
 
 sys.path.insert(0, str(Path(__file__).parent))
-from server_latency import free_port, guest, percentile, start_server
+from server_latency import free_port, fresh_database, guest, percentile, start_server
 
 
 def tree(pid: int) -> list[int]:
@@ -230,6 +233,12 @@ def main() -> None:
     parser.add_argument("--kill-at", type=float, help="SIGKILL server 0 this many seconds in")
     parser.add_argument("--bot", help="a bot of this level in a third seat of every table")
     parser.add_argument(
+        "--profile",
+        metavar="DIR",
+        help="py-spy each server for 20 s from 10 s into the play (only the thread holding the"
+        " GIL: where the CPU goes); raw stacks and a summary in DIR",
+    )
+    parser.add_argument(
         "--reviews",
         type=int,
         default=0,
@@ -243,13 +252,13 @@ def main() -> None:
     settings: dict[str, str] = {}
     if args.redis:
         settings["MEEPLE_REDIS"] = args.redis
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory() as folder, fresh_database(args.db) as db:
         ports = [free_port() for _ in range(args.servers)]
         servers = []
         for n, port in enumerate(ports):
             home = Path(folder) / str(n)
             home.mkdir()
-            servers.append(start_server(home, port, args.db, settings))
+            servers.append(start_server(home, port, db, settings))
         bases = [f"http://127.0.0.1:{port}" for port in ports]
         try:
             opened = asyncio.run(_open_all(bases, args.tables, args.bot))
@@ -267,8 +276,10 @@ def main() -> None:
                 for k, share in enumerate(shares)
             ]
             started = time.perf_counter()
+            print(f"{len(opened)} tables open; playing", file=sys.stderr, flush=True)
             for c in clients:
                 c.start()
+            profilers = profile_servers(servers, args.profile) if args.profile else []
             if args.reviews:
                 asyncio.run(_bot_games(bases[0], args.reviews))
             takeover = None
@@ -283,6 +294,8 @@ def main() -> None:
                         takeover = time.perf_counter() - killed
                     time.sleep(0.1)
             results = [out.get() for _ in clients]
+            for profiler in profilers:
+                profiler.wait()
             for c in clients:
                 c.join()
             wall = time.perf_counter() - started
@@ -305,6 +318,11 @@ def main() -> None:
                     s.terminate()
                     s.wait(timeout=30)
     report(args, results, wall, before, after, takeover)
+    if args.profile:
+        for raw in sorted(Path(args.profile).glob("server*.raw")):
+            summary = summarise_profile(raw)
+            (raw.with_suffix(".txt")).write_text(summary + "\n")
+            print(summary)
     for n, stats in enumerate(bots):
         if stats:
             print(
@@ -314,6 +332,43 @@ def main() -> None:
                 f"max {1000 * stats['queue_wait_max']:.0f} ms; "
                 f"greedy instead: {stats['fallbacks'] or 'none'}"
             )
+
+
+def profile_servers(servers: list[Any], folder: str) -> list[subprocess.Popen[bytes]]:
+    """Start py-spy on each server: 20 s of samples of the thread holding the GIL, from 10 s on."""
+    spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    if not Path(spy).exists():
+        raise SystemExit("--profile needs py-spy: .venv/bin/pip install py-spy")
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    record = f"{spy} record --gil -r 100 -d 20 -f raw"
+    return [
+        subprocess.Popen(
+            ["sh", "-c", f"sleep 10 && exec {record} -o {folder}/server{n}.raw -p {s.pid}"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for n, s in enumerate(servers)
+    ]
+
+
+def summarise_profile(raw: Path, top: int = 25) -> str:
+    """The functions the most samples of a py-spy raw file end in, and the callers they sum to."""
+    own: Counter[str] = Counter()
+    within: Counter[str] = Counter()
+    total = 0
+    for line in raw.read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        frames, n = stack.split(";"), int(count)
+        total += n
+        own[frames[-1]] += n
+        for frame in set(frames):
+            within[frame] += n
+    lines = [f"{raw.name}: {total} samples (100 a second while holding the GIL)", "self:"]
+    lines += [f"  {100 * n / total:5.1f}%  {f}" for f, n in own.most_common(top)]
+    lines.append("within (meeple's own functions):")
+    ours = [(f, n) for f, n in within.most_common() if "meeple/" in f]
+    lines += [f"  {100 * n / total:5.1f}%  {f}" for f, n in ours[:top]]
+    return "\n".join(lines)
 
 
 review_ids: list[str] = []

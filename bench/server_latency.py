@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -26,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -44,6 +46,32 @@ def free_port() -> int:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
         return port
+
+
+@contextlib.contextmanager
+def fresh_database(url: str | None) -> Iterator[str | None]:
+    """A new, empty PostgreSQL database beside the one ``url`` names, dropped afterwards.
+
+    Runs must not inherit an earlier run's games: a new server reviews the
+    finished games it finds, and that work would be measured too. SQLite
+    (``None``) is already fresh: a file in the run's temporary folder.
+    """
+    if not url or not url.startswith("postgresql"):
+        yield url
+        return
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    name = f"meeple_bench_{os.getpid()}"
+    admin = parsed.set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield parsed.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with psycopg.connect(admin, autocommit=True) as connection:
+            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def start_server(
@@ -177,9 +205,9 @@ def main() -> None:
         times, wall = asyncio.run(run(args.url.rstrip("/"), args.tables, args.actions, args.think))
         report(args, times, wall)
         return
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory() as folder, fresh_database(args.db) as db:
         port = free_port()
-        server = start_server(Path(folder), port, args.db)
+        server = start_server(Path(folder), port, db)
         try:
             times, wall = asyncio.run(
                 run(f"http://127.0.0.1:{port}", args.tables, args.actions, args.think)

@@ -34,9 +34,7 @@ def test_the_replay_shows_the_best_move_ghosted_and_what_was_missed(
 ) -> None:
     table_id, review = reviewed_bot_game(live, "summy")
     # The first action with a best move that the random bot did not play.
-    step = next(
-        line["index"] for line in review["lines"] if line["best"] and line["missed"] > 0
-    )
+    step = next(line["index"] for line in review["lines"] if line["best"] and line["missed"] > 0)
     line = review["lines"][step]
     page = new_page("en-GB")
     page.goto(f"/replay/{table_id}")

@@ -16,10 +16,12 @@ from server_harness import (
     free_port,
     play_out,
     require_redis,
+    run_async,
 )
 from test_server_restart import RemoteServer, ServeProcess, client_of
 
 from meeple.games.base import GameRecord, replay
+from meeple.store import queries
 from meeple.tables.errors import TableError
 
 
@@ -68,15 +70,49 @@ def test_only_the_owner_runs_the_bots_and_the_others_forward(
 
 @pytest.mark.postgres
 @pytest.mark.redis
+def test_a_server_that_does_not_own_a_table_learns_its_events_from_the_bus(
+    two_servers: tuple[LiveServer, LiveServer], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    east, west = two_servers
+    alice = east.client("alice")
+    alice.register("alice")
+    table_id = alice.create_table(game="slide", seats=3, bots={"1": "greedy", "2": "greedy"})[
+        "table"
+    ]["id"]
+    alice.post(f"/api/tables/{table_id}/start")
+    on_west = west.client("alice")
+    on_west.http.cookies = alice.http.cookies
+    sock = on_west.connect(table_id)
+    assert sock.recv()["table"]["status"] == "playing"
+    store_reads: list[str] = []
+    events_after = queries.events_after
+
+    def counted(session: Any, table: str, after: int) -> Any:
+        store_reads.append(table)
+
+        return events_after(session, table, after)
+
+    monkeypatch.setattr(queries, "events_after", counted)
+    play_out({0: sock}, "slide")
+    west_table = west.services.tables.tables[table_id]
+    assert not west_table.owned and west_table.snap.status == "finished"
+    # Every event (the bots' and Alice's own) reached west's copy without reading the store.
+    assert store_reads == []
+    owner = east.services.tables.tables[table_id]
+    assert [e.stored() for e in west_table.events] == [e.stored() for e in owner.events]
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
 def test_deadlines_seen_on_another_server_are_the_owners(
     two_servers: tuple[LiveServer, LiveServer],
 ) -> None:
     east, west = two_servers
     alice = east.client("alice")
     alice.register("alice")
-    table_id = alice.create_table(
-        game="slide", seats=2, bots={"1": "greedy"}, move_seconds=60
-    )["table"]["id"]
+    table_id = alice.create_table(game="slide", seats=2, bots={"1": "greedy"}, move_seconds=60)[
+        "table"
+    ]["id"]
     alice.post(f"/api/tables/{table_id}/start")
     sock = alice.connect(table_id)
     hello = sock.recv()
@@ -219,3 +255,23 @@ def test_a_take_over_whose_resume_collides_resumes_again(
     play_out({0: sock}, "slide")
     assert on_west.get(f"/api/tables/{table_id}")["table"]["status"] == "finished"
     assert calls == [0, 1]
+
+
+@pytest.mark.redis
+def test_one_server_of_several_claims_a_one_off_job() -> None:
+    import redis.asyncio as aioredis
+
+    from meeple.tables.owners import RedisLeases
+
+    url = require_redis()
+
+    async def scenario() -> list[bool]:
+        client = aioredis.Redis.from_url(url)
+        try:
+            job = f"review:test-{time.time_ns()}"
+            east, west = RedisLeases(client, 3), RedisLeases(client, 3)
+            return [await east.claim_job(job, 60), await west.claim_job(job, 60)]
+        finally:
+            await client.aclose()
+
+    assert run_async(scenario()) == [True, False]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Any
 
@@ -12,7 +13,7 @@ import meeple.analysis.review as review_module
 from meeple.analysis.summy_review import review_game
 from meeple.games.base import GameRecord
 from meeple.store.models import GameReview
-from meeple.tables.bots import BotPool
+from meeple.tables.bots import BACKGROUND_NICE, BotPool
 
 
 def finish_bot_game(client: Client, game: str) -> str:
@@ -89,31 +90,59 @@ def test_a_finished_slide_game_is_reviewed_by_playouts(
     assert sum(s["turns"] for s in summary) == len(record.actions)
 
 
-def test_background_work_waits_for_every_bot() -> None:
-    """A bot asking while reviews are queued gets the next worker before them."""
+def test_background_work_never_holds_a_bot_worker() -> None:
+    """Reviews run one piece at a time beside the bots: a bot asking meanwhile starts at once."""
     order: list[str] = []
 
     def piece(name: str) -> str:
+        order.append(f"{name} starts")
         time.sleep(0.05)
-        order.append(name)
+        order.append(f"{name} ends")
         return name
 
     async def scenario() -> None:
         import asyncio
 
         pool = BotPool(1, "thread")
-        first = asyncio.ensure_future(pool.background(piece, "review-1"))
-        await asyncio.sleep(0.01)  # review-1 holds the only worker
-        queued = [asyncio.ensure_future(pool.background(piece, f"review-{i}")) for i in (2, 3)]
-        await asyncio.sleep(0.01)
-
-        async def bot() -> None:
-            await pool._slot("table", True)
-            order.append("bot")
-            pool._release()
-
-        await asyncio.gather(first, bot(), *queued)
+        reviews = [asyncio.ensure_future(pool.background(piece, f"review-{i}")) for i in (1, 2)]
+        await asyncio.sleep(0.01)  # review-1 is running, review-2 waits for it
+        await pool._slot("table", True)  # the only bot worker is free all the same
+        order.append("bot")
+        pool._release()
+        await asyncio.gather(*reviews)
         pool.close()
 
     run_async(scenario())
-    assert order == ["review-1", "bot", "review-2", "review-3"]
+    assert order == ["review-1 starts", "bot", "review-1 ends", "review-2 starts", "review-2 ends"]
+
+
+def test_the_background_worker_runs_at_a_lower_os_priority() -> None:
+    pool = BotPool(1, "process")
+    try:
+        mine = os.getpriority(os.PRIO_PROCESS, 0)
+        theirs = run_async(pool.background(os.getpriority, os.PRIO_PROCESS, 0))
+        assert theirs == min(19, mine + BACKGROUND_NICE)
+    finally:
+        pool.close()
+
+
+def test_a_game_another_server_claimed_is_not_reviewed_here(server: LiveServer) -> None:
+    """Servers sharing a store split the backlog of reviews: one review of a game, not one each."""
+    host = server.client("host")
+    host.guest()
+    asked: list[str] = []
+
+    async def taken(job: str, _ttl_s: float) -> bool:
+        asked.append(job)
+        return False
+
+    server.services.tables.reviewer.claim = taken
+    table_id = finish_bot_game(host, "summy")
+    deadline = time.monotonic() + 30
+    while not asked:
+        assert time.monotonic() < deadline, "the reviewer never asked"
+        time.sleep(0.05)
+    time.sleep(0.3)
+    assert asked == [f"review:{table_id}"]
+    assert server.services.bots.stats.background == 0
+    assert host.get(f"/api/tables/{table_id}/review", expect=None)["code"] == "not_reviewed"

@@ -98,9 +98,10 @@ class NimGame:
             raise IllegalAction("the game is over", "game_over")
         if seat != state.turn:
             raise IllegalAction(f"it is seat {state.turn}'s turn", "nim_turn", turn=state.turn)
-        if not 0 <= action.pile < len(state.piles) or not 1 <= action.count <= state.piles[
-            action.pile
-        ]:
+        if (
+            not 0 <= action.pile < len(state.piles)
+            or not 1 <= action.count <= state.piles[action.pile]
+        ):
             raise IllegalAction("take 1 or more counters from a pile that has them", "nim_take")
         piles = list(state.piles)
         piles[action.pile] -= action.count

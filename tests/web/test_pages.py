@@ -173,9 +173,7 @@ def test_staged_tiles_are_checked_by_the_engine_in_the_page_language(
 ) -> None:
     position = {"tiles": START, "equations": [], "hand": HAND}
     body = {"position": position, "action": {"type": "place", **placement}}
-    response = client.post(
-        "/api/games/summy/preview", json=body, headers={"Accept-Language": lang}
-    )
+    response = client.post("/api/games/summy/preview", json=body, headers={"Accept-Language": lang})
     assert response.status_code == 200
     assert response.json() == expected
 

@@ -10,11 +10,16 @@ table cannot hold back another table's one. A bot's budget counts from when a
 worker takes it, not from the request. A bot that cannot get a worker in time,
 or overruns its budget badly, plays its seat's greedy move instead, computed
 in the server (cheap): never an arbitrary first legal action.
+
+Background work (reviews of finished games) never takes a bot's worker: it runs
+one piece at a time in a worker of its own at a low OS priority
+(:data:`BACKGROUND_NICE`), so live tables get the CPU first.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import heapq
 import itertools
 import multiprocessing
@@ -64,8 +69,18 @@ def start_worker(server_pid: int, game_modules: tuple[str, ...]) -> None:
     load_games(game_modules)
 
 
+def start_background_worker(server_pid: int, game_modules: tuple[str, ...]) -> None:
+    """In the background worker: as :func:`start_worker`, at a lower OS priority."""
+    start_worker(server_pid, game_modules)
+    with contextlib.suppress(OSError):
+        os.nice(BACKGROUND_NICE)
+
+
 BACKGROUND = 2
-"""The queue class of background work: after real-time (0) and turn-based (1) bots."""
+"""The queue class of work that waits for every bot (after real-time 0 and turn-based 1)."""
+
+BACKGROUND_NICE = 10
+"""How much lower the background worker's OS priority is than the server's (``nice``)."""
 
 
 def bot_seed(table_seed: int, seat: int) -> int:
@@ -111,14 +126,18 @@ class BotPool:
             # Spawned, not forked: workers must not inherit the listening socket (a
             # crashed server could not be restarted on its port while they held it)
             # nor the server's threads; and they stop once the server is gone.
+            spawn = multiprocessing.get_context("spawn")
+            initargs = (os.getpid(), tuple(game_modules))
             self._executor = ProcessPoolExecutor(
-                max_workers=workers,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=start_worker,
-                initargs=(os.getpid(), tuple(game_modules)),
+                workers, spawn, initializer=start_worker, initargs=initargs
+            )
+            # Started on first use: a server that reviews nothing never has it.
+            self._background: Executor = ProcessPoolExecutor(
+                1, spawn, initializer=start_background_worker, initargs=initargs
             )
         else:
             self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bot")
+            self._background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="background")
         self._busy = 0
         self._queue: list[tuple[int, int, int, asyncio.Future[None]]] = []
         self._queued_by_table: Counter[str] = Counter()
@@ -207,13 +226,14 @@ class BotPool:
             return await fallback("overrun")
 
     async def background(self, work: Any, *args: Any) -> Any:
-        """Run ``work(*args)`` in a worker once no bot is waiting (the lowest priority).
+        """Run ``work(*args)`` in the background worker, after the pieces asked before it.
 
-        For short pieces of background work (a few actions of a game's review):
-        a bot asking meanwhile waits at most for the piece in hand.
+        For pieces of background work (a few actions of a game's review): they run
+        one at a time at a low OS priority and never hold a bot's worker.
         """
         self.stats.background += 1
-        return await self.run(work, *args, rank=BACKGROUND)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._background, work, *args)
 
     async def run(self, work: Any, *args: Any, rank: int = BACKGROUND) -> Any:
         """Run ``work(*args)`` in a worker when its turn comes in the queue (``rank``: 0
@@ -227,3 +247,4 @@ class BotPool:
     def close(self) -> None:
         """Stop the workers (waiting for bots still thinking)."""
         self._executor.shutdown(wait=True, cancel_futures=True)
+        self._background.shutdown(wait=True, cancel_futures=True)

@@ -87,9 +87,7 @@ def error_from_json(data: dict[str, Any]) -> TableError:
 class CallRouter:
     """This server's end of the calls: it runs calls for tables it owns and gets its replies."""
 
-    def __init__(
-        self, bus: Bus, server_id: str, find: Callable[[str], Awaitable[Table]]
-    ) -> None:
+    def __init__(self, bus: Bus, server_id: str, find: Callable[[str], Awaitable[Table]]) -> None:
         self.bus = bus
         self.server_id = server_id
         self.find = find

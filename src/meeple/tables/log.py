@@ -78,6 +78,31 @@ class LogEvent:
         data = {k: v for k, v in self.data.items() if k not in PRIVATE_KEYS}
         return {"version": self.version, "kind": self.kind, "seat": self.seat, "data": data}
 
+    def stored(self) -> dict[str, JSON]:
+        """The whole event as JSON, private data included: for other servers, never clients."""
+        return {
+            "version": self.version,
+            "kind": self.kind,
+            "seat": self.seat,
+            "data": self.data,
+            "user_id": self.user_id,
+            "client_id": self.client_id,
+            "at": self.at,
+        }
+
+    @classmethod
+    def from_stored(cls, stored: Any) -> LogEvent | None:
+        """The event :meth:`stored` described, or ``None`` if ``stored`` is not one."""
+        if not isinstance(stored, dict) or not isinstance(stored.get("data"), dict):
+            return None
+        try:
+            event = cls(**{**stored, "data": dict(stored["data"])})
+        except TypeError:
+            return None
+        if not isinstance(event.version, int) or not isinstance(event.kind, str):
+            return None
+        return event
+
 
 @dataclass(frozen=True)
 class Snapshot:
@@ -200,9 +225,7 @@ def _join(fold: Fold, snap: Snapshot) -> Snapshot:
     if ev.user_id is not None and snap.seat_of(ev.user_id) is not None:
         raise TableError("already_seated", "you already have a seat at this table")
     name, bot = ev.data.get("name"), ev.data.get("bot")
-    return replace(
-        snap, seats=_with_seat(snap, seat, user_id=ev.user_id, name=name, bot_level=bot)
-    )
+    return replace(snap, seats=_with_seat(snap, seat, user_id=ev.user_id, name=name, bot_level=bot))
 
 
 @rule("leave")

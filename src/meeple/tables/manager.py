@@ -85,7 +85,7 @@ class TableManager:
         self._watchers: list[asyncio.Task[None]] = []
         self.lobby_cache = LobbyCache(self._build_lobby)
         """The lobby's lists, shared by every request for a second (or until lobby news)."""
-        self.reviewer = Reviewer(db, bots, clock, self.record)
+        self.reviewer = Reviewer(db, bots, clock, self.record, self.ownership.claim_job)
         """Reviews every finished game once, in the background."""
 
     @property
@@ -212,12 +212,13 @@ class TableManager:
     async def get(self, table_id: str) -> Table:
         """The table with this id, loaded from the store if needed; ``TableError`` if none.
 
-        When servers share tables, a table already loaded first catches up with
-        the events other servers stored.
+        When servers share tables, a table already loaded that this server does
+        not own first catches up with the events its owner stored (the owner
+        writes every event itself, so its copy is the log's).
         """
         table = self.tables.get(table_id)
         if table is not None:
-            if self.shared:
+            if self.shared and not table.owned:
                 await table.catch_up()
             return table
         lock = self._loading.setdefault(table_id, asyncio.Lock())
@@ -227,9 +228,7 @@ class TableManager:
             found = await self.db.run(queries.table_by_id, table_id)
             if found is None:
                 shown = repr(table_id[:40])
-                raise TableError(
-                    "no_table", f"there is no table {shown}", params={"table": shown}
-                )
+                raise TableError("no_table", f"there is no table {shown}", params={"table": shown})
             row, _seats = found
             table = Table(info_from_row(row), self.ctx)
             for event in await self.db.run(queries.events_after, table_id, 0):

@@ -17,6 +17,7 @@ import uuid
 from typing import Any, Protocol
 
 OWNER_PREFIX = "meeple:owner:"
+JOB_PREFIX = "meeple:job:"
 
 # Renew only a lease still ours, in one round trip per key (pipelined for all of them).
 RENEW = """
@@ -64,6 +65,10 @@ class Ownership(Protocol):
         """The tables among these whose lease nobody holds."""
         ...
 
+    async def claim_job(self, job: str, ttl_s: float) -> bool:
+        """Whether this server is the one to do a one-off job (the first to ask in ``ttl_s``)."""
+        ...
+
 
 class SoleOwner:
     """One server alone: it owns every table, with nothing to renew."""
@@ -91,6 +96,10 @@ class SoleOwner:
     async def unowned(self, table_ids: list[str]) -> list[str]:
         """All of them, the first time: this server owns what it loads."""
         return list(table_ids)
+
+    async def claim_job(self, job: str, ttl_s: float) -> bool:
+        """Always: there is no other server to do it."""
+        return True
 
 
 class RedisLeases:
@@ -132,6 +141,10 @@ class RedisLeases:
         values = await self.redis.mget([OWNER_PREFIX + t for t in table_ids])
         pairs = zip(table_ids, values, strict=True)
         return [table_id for table_id, value in pairs if value is None]
+
+    async def claim_job(self, job: str, ttl_s: float) -> bool:
+        """``SET NX EX`` on the job's key: one server does it; if it dies, the key expires."""
+        return bool(await self.redis.set(JOB_PREFIX + job, self.server_id, nx=True, ex=int(ttl_s)))
 
     async def release(self, table_ids: list[str]) -> None:
         """Delete the leases that are still ours."""

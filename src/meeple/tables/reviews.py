@@ -3,7 +3,7 @@
 When a table this server owns finishes, :class:`Reviewer` reviews its record
 a few actions at a time in the bot pool at the lowest priority (no live
 table's bot waits behind more than one piece), then stores the review once
-(another server that raced it loses harmlessly), then cuts the puzzles of a
+(servers sharing a store claim each game first, so only one reviews it), then cuts the puzzles of a
 public game (:mod:`meeple.analysis.puzzles`) and stores the new ones. At
 start-up it also reviews the most recent finished games that have none yet.
 """
@@ -37,6 +37,14 @@ log = logging.getLogger(__name__)
 CATCH_UP = 50
 """At start-up, how many of the latest finished games without a review are reviewed."""
 
+CLAIM_S = 600
+"""How long a server's claim on reviewing a game keeps the other servers off it."""
+
+
+async def always(_job: str, _ttl_s: float) -> bool:
+    """The claim of a server alone: it reviews everything."""
+    return True
+
 
 class Reviewer:
     """Reviews finished games in the background and stores each review once."""
@@ -47,8 +55,11 @@ class Reviewer:
         bots: BotPool,
         clock: Clock,
         record_of: Callable[[str], Awaitable[GameRecord]],
+        claim: Callable[[str, float], Awaitable[bool]] = always,
     ) -> None:
         self.db, self.bots, self.clock, self.record_of = db, bots, clock, record_of
+        self.claim = claim
+        """Whether this server is the one to review a game (servers sharing a store split them)."""
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self.done = 0
         """How many reviews this server stored."""
@@ -88,6 +99,8 @@ class Reviewer:
         try:
             if await self.db.run(queries.review_of, table_id) is not None:
                 return
+            if not await self.claim(f"review:{table_id}", CLAIM_S):
+                return  # another server reviews it
             record = await self.record_of(table_id)
             text = json.dumps(record.to_json(), separators=(",", ":"))
             lines: list[dict[str, JSON]] = []

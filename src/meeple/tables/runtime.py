@@ -99,8 +99,10 @@ class TableRuntime:
         result = self.table.game.result(snap.state) if snap.status == PLAYING else None
         if result is not None:
             await self.table.write("finish", None, {"result": result.to_json()})
-        elif snap.status == OPEN and self.table.info.auto_start and not any(
-            s.empty for s in snap.seats
+        elif (
+            snap.status == OPEN
+            and self.table.info.auto_start
+            and not any(s.empty for s in snap.seats)
         ):
             await self.table.write("start", None, {})
         self.reset_deadlines(acted_seat)

@@ -137,6 +137,26 @@ class Table:
         async with self.lock:
             await self._catch_up_locked()
 
+    async def heard(self, announced: Mapping[str, Any]) -> None:
+        """An event the bus announced: folded from the announcement if it is the next one.
+
+        A server that does not own the table learns its events this way, once per
+        event whatever the number of its connections; a gap (a missed message) or
+        an announcement without the whole event catches up from the store.
+        """
+        async with self.lock:
+            if announced.get("version", 0) <= self.snap.version:
+                return
+            event = LogEvent.from_stored(announced.get("stored"))
+            if self.owned or event is None or event.version != self.snap.version + 1:
+                await self._catch_up_locked()
+                return
+            try:
+                self.fold(event)
+            except TableError:
+                log.warning("table %s: an announced event did not fold", self.info.id)
+                await self._catch_up_locked()
+
     async def _catch_up_locked(self) -> None:
         rows = await self.ctx.db.run(queries.events_after, self.info.id, self.snap.version)
         for row in rows:
@@ -254,7 +274,10 @@ class Table:
         self.events.append(event)
         if client_id is not None and user_id is not None:
             self.client_ids[(user_id, client_id)] = event.version
-        await self.ctx.bus.publish(channel(self.info.id), event.public())
+        # Other servers fold the whole event from the announcement instead of reading the store.
+        await self.ctx.bus.publish(
+            channel(self.info.id), {**event.public(), "stored": event.stored()}
+        )
         return event
 
     # ----- requests from players -----------------------------------------

@@ -159,7 +159,7 @@ class TableConnection:
                 await self._heard_watchers(announced)
                 continue
             if announced.get("version", 0) > self.table.snap.version:
-                await self.table.catch_up()
+                await self.table.heard(announced)
             await self.signed_in_user()  # a signed-out socket gets a spectator's views
             await self.send_new_events()
 

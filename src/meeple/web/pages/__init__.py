@@ -130,9 +130,7 @@ def script_catalog(lang: str, v: str | None = None) -> Response:
         raise HTTPException(404, f"unknown language {lang!r}")
     body, version = catalog_json(lang)
     cache_control = "public, max-age=31536000, immutable" if v == version else "no-cache"
-    return Response(
-        body, media_type="application/json", headers={"Cache-Control": cache_control}
-    )
+    return Response(body, media_type="application/json", headers={"Cache-Control": cache_control})
 
 
 @router.get("/js/games.js", include_in_schema=False)

@@ -46,9 +46,7 @@ async def review(
                 params={"game": table.info.game},
             )
         services.tables.reviewer.schedule(table_id, table.info.game, table.info.private)
-        raise TableError(
-            "not_reviewed", "the review is not ready yet; ask again in a few seconds"
-        )
+        raise TableError("not_reviewed", "the review is not ready yet; ask again in a few seconds")
     return {"table_id": table_id, **stored.data}
 
 
