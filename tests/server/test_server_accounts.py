@@ -195,3 +195,30 @@ def test_your_own_profile_lists_your_private_games_and_nobody_elses_does(
     stranger = server.client("stranger")
     seen = [t["id"] for t in stranger.get("/api/users/Countess")["recent_tables"]]
     assert seen == [public_id["table"]["id"]]
+
+
+def test_many_sockets_recheck_their_sessions_in_a_few_queries(
+    server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Sockets checking their sessions at once share a store query; a closed one still stops."""
+    monkeypatch.setattr(sockets, "SESSION_RECHECK_S", 0.0)
+    players = [server.client(f"p{n}") for n in range(12)]
+    for player in players:
+        player.guest()
+    host = players[0]
+    table_id = host.create_table(game="slide", seats=2, bots={"1": "random"})["table"]["id"]
+    socks = [player.connect(table_id) for player in players]
+    for sock in socks:
+        sock.recv()
+    players[5].post("/api/auth/logout", expect=204)
+    checks = server.services.session_checks
+    before = checks.queries
+    # One chat line: every socket hears the event and rechecks its session at once.
+    socks[0].send({"type": "chat", "id": "hi", "text": "hello"})
+    for sock in socks:
+        sock.recv_until(lambda m: m.get("type") == "event" and m.get("kind") == "chat")
+    assert 1 <= checks.queries - before < len(socks) // 2
+    socks[5].send({"type": "chat", "id": "me", "text": "still me?"})
+    assert socks[5].recv_until(lambda m: m.get("id") == "me")["code"] == "sign_in"
+    socks[6].send({"type": "chat", "id": "me", "text": "still me"})
+    assert socks[6].recv_until(lambda m: m.get("id") == "me")["type"] == "ack"

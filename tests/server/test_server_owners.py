@@ -275,3 +275,39 @@ def test_one_server_of_several_claims_a_one_off_job() -> None:
             await client.aclose()
 
     assert run_async(scenario()) == [True, False]
+
+
+@pytest.mark.redis
+def test_leases_are_kept_while_the_event_loop_is_busy_and_run_out_when_it_hangs() -> None:
+    """The keeper thread renews while the loop has spoken lately, however late its own tasks run."""
+    import asyncio
+
+    import redis.asyncio as aioredis
+
+    from meeple.tables.owners import ALIVE_LEASES, RedisLeases
+
+    url = require_redis()
+    lease_s = 0.4
+
+    async def scenario() -> tuple[str | None, str | None, str | None, str]:
+        client = aioredis.Redis.from_url(url)
+        leases = RedisLeases(client, lease_s, url)
+        table = f"keeper-test-{time.time_ns()}"
+        try:
+            assert await leases.acquire(table)
+            await leases.renew([table])
+            time.sleep(3 * lease_s)  # the loop is blocked for three leases
+            busy = await leases.owner_of(table)
+            await leases.renew([table])
+            await asyncio.sleep(lease_s)
+            alive = await leases.owner_of(table)
+            time.sleep((ALIVE_LEASES + 2) * lease_s)  # the loop hangs for good
+            hung = await leases.owner_of(table)
+            return busy, alive, hung, leases.server_id
+        finally:
+            leases.close()
+            await client.aclose()
+
+    busy, alive, hung, me = run_async(scenario())
+    assert busy == me and alive == me
+    assert hung is None

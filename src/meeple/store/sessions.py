@@ -37,6 +37,16 @@ def user_of_session(session: Session, token_hash: str, now: float) -> User | Non
     ).first()
 
 
+def open_sessions(session: Session, token_hashes: list[str], now: float) -> set[str]:
+    """Which of these sessions are still open and not expired."""
+    found = session.scalars(
+        select(LoginSession.token_hash).where(
+            LoginSession.token_hash.in_(token_hashes), LoginSession.expires_at > now
+        )
+    )
+    return set(found)
+
+
 def end_session(session: Session, token_hash: str) -> None:
     """End one session (signing out)."""
     session.execute(delete(LoginSession).where(LoginSession.token_hash == token_hash))

@@ -73,6 +73,9 @@ class TableManager:
         )
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Lock] = {}
+        self._owners_seen: dict[str, str] = {}
+        """The owner each forwarded write last reached (asked again once it refuses or is
+        silent), so a forwarded action costs no lease lookup."""
         self.forget_after_s = 600.0
         """How long a finished or closed table stays in memory with nobody at it."""
         self.shared = settings.redis is not None
@@ -80,7 +83,7 @@ class TableManager:
         redis = getattr(bus, "redis", None)
         self.ownership: Ownership = SoleOwner()
         if self.shared and redis is not None:
-            self.ownership = RedisLeases(redis, settings.lease_s)
+            self.ownership = RedisLeases(redis, settings.lease_s, settings.redis)
         self.calls = CallRouter(bus, self.ownership.server_id, self.get)
         self._watchers: list[asyncio.Task[None]] = []
         self.lobby_cache = LobbyCache(self._build_lobby)
@@ -119,6 +122,7 @@ class TableManager:
         owned = [t.info.id for t in self.tables.values() if t.owned]
         with contextlib.suppress(Exception):  # Redis may be gone already
             await self.ownership.release(owned)
+        self.ownership.close()
         if self.shared:
             await self.calls.stop()
 
@@ -160,13 +164,16 @@ class TableManager:
                 log.exception("taking table %s over failed", table_id)
 
     async def _renew_leases(self) -> None:
-        """Renew this server's leases four times per lease: a slow moment does not lose them."""
+        """Four times per lease, tell the ownership which tables this server runs (its keeper
+        renews their leases off the loop) and stand down from the ones another server took."""
         while True:
             await asyncio.sleep(self.settings.lease_s / 4)
             try:
                 owned = [t.info.id for t in self.tables.values() if t.owned]
                 for table_id in await self.ownership.renew(owned):
-                    await self.stand_down(self.tables[table_id])
+                    table = self.tables.get(table_id)
+                    if table is not None and table.owned:
+                        await self.stand_down(table)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -195,17 +202,21 @@ class TableManager:
         while True:
             if table.owned:
                 return await getattr(table, op)(**arguments)
-            owner = await self.ownership.owner_of(table.info.id)
+            table_id = table.info.id
+            owner = self._owners_seen.get(table_id) or await self.ownership.owner_of(table_id)
             if owner is None or owner == self.server_id:
                 if not await self.claim(table):
                     await asyncio.sleep(0.05)
                 continue
+            self._owners_seen[table_id] = owner
             try:
-                return await self.calls.call(owner, table.info.id, op, arguments, timeout=2.0)
+                return await self.calls.call(owner, table_id, op, arguments, timeout=2.0)
             except NotOwner:
+                self._owners_seen.pop(table_id, None)
                 await asyncio.sleep(0.05)
             except CallTimeout:
-                pass  # the owner may be dead: its lease runs out, then someone takes over
+                # The owner may be dead: its lease runs out, then someone takes over.
+                self._owners_seen.pop(table_id, None)
             if time.monotonic() > give_up:
                 raise TableError("unavailable", "the table's server does not answer; try again")
 
@@ -373,6 +384,7 @@ class TableManager:
             self.forget_later(table_id)
             return
         del self.tables[table_id]
+        self._owners_seen.pop(table_id, None)
         if table.owned and self.ownership.shared:
             task = asyncio.get_running_loop().create_task(self.ownership.release([table_id]))
             task.add_done_callback(lambda t: t.exception())

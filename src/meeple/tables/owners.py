@@ -4,28 +4,51 @@ Only a table's owner runs its clocks and bots and writes its events; other
 servers keep a copy for views and forward writes to the owner (see
 :mod:`meeple.tables.calls`). A lease is a Redis key ``meeple:owner:<table>``
 whose value is the owner's server id, set with ``NX`` and a time to live,
-renewed by its owner every third of that time. If the owner dies its leases
-expire and another server takes them (its watcher looks every second), folds
+renewed by its owner four times per lease. If the owner dies its leases
+expire and another server takes them (its watcher looks twice a second), folds
 the log and resumes the clocks from the stored times.
+
+The renewing happens in a thread of its own (:class:`LeaseKeeper`), with its own
+Redis connection: a burst of work on the event loop (two thousand players
+connecting at once) delays everything there by seconds, and leases renewed
+from the loop ran out under it, handing a live server's tables to another.
+The loop still has to show it is alive: the thread renews only while the loop
+handed it the list of owned tables within the last :data:`ALIVE_LEASES` leases.
 
 A single server (no Redis) owns every table: :class:`SoleOwner`.
 """
 
 from __future__ import annotations
 
+import logging
+import threading
+import time
 import uuid
+from collections.abc import Sequence
 from typing import Any, Protocol
+
+import redis
 
 OWNER_PREFIX = "meeple:owner:"
 JOB_PREFIX = "meeple:job:"
 
-# Renew only a lease still ours, in one round trip per key (pipelined for all of them).
-RENEW = """
-if redis.call('get', KEYS[1]) == ARGV[1] then
-  return redis.call('pexpire', KEYS[1], ARGV[2])
+# Renew every lease of a list still ours in one round trip; the 1-based positions of the others.
+RENEW_MANY = """
+local lost = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('get', key) == ARGV[1] then
+    redis.call('pexpire', key, ARGV[2])
+  else
+    lost[#lost + 1] = i
+  end
 end
-return 0
+return lost
 """
+RENEW_CHUNK = 500
+"""Leases renewed per script call (a call blocks Redis while it runs)."""
+ALIVE_LEASES = 4
+"""The keeper renews while the event loop spoke to it within this many lease times."""
+log = logging.getLogger(__name__)
 RELEASE = """
 if redis.call('get', KEYS[1]) == ARGV[1] then
   return redis.call('del', KEYS[1])
@@ -54,7 +77,7 @@ class Ownership(Protocol):
         ...
 
     async def renew(self, table_ids: list[str]) -> set[str]:
-        """Extend these leases; the ids whose lease this server no longer holds."""
+        """Keep these leases; the ids whose lease this server no longer holds."""
         ...
 
     async def release(self, table_ids: list[str]) -> None:
@@ -67,6 +90,10 @@ class Ownership(Protocol):
 
     async def claim_job(self, job: str, ttl_s: float) -> bool:
         """Whether this server is the one to do a one-off job (the first to ask in ``ttl_s``)."""
+        ...
+
+    def close(self) -> None:
+        """Stop keeping leases (the server is stopping; release them first)."""
         ...
 
 
@@ -101,23 +128,30 @@ class SoleOwner:
         """Always: there is no other server to do it."""
         return True
 
+    def close(self) -> None:
+        """Nothing to stop."""
+
 
 class RedisLeases:
     """Leases with a time to live in Redis, shared by the servers of one site."""
 
     shared = True
 
-    def __init__(self, redis: Any, lease_s: float) -> None:
+    def __init__(self, client: Any, lease_s: float, url: str | None = None) -> None:
         self.server_id = new_server_id()
-        self.redis = redis
+        self.redis = client
         self.lease_ms = int(lease_s * 1000)
+        self.keeper = LeaseKeeper(url, self.server_id, lease_s) if url else None
+        """Renews the leases off the event loop (``None``: renewed from the loop)."""
 
     async def acquire(self, table_id: str) -> bool:
         """``SET NX PX``: the first server to ask gets it."""
         key = OWNER_PREFIX + table_id
-        if await self.redis.set(key, self.server_id, nx=True, px=self.lease_ms):
-            return True
-        return await self.owner_of(table_id) == self.server_id
+        held = bool(await self.redis.set(key, self.server_id, nx=True, px=self.lease_ms))
+        held = held or await self.owner_of(table_id) == self.server_id
+        if held and self.keeper is not None:
+            self.keeper.add(table_id)  # kept from now on, even before the loop's next hand-over
+        return held
 
     async def owner_of(self, table_id: str) -> str | None:
         """The value of the lease key."""
@@ -125,14 +159,22 @@ class RedisLeases:
         return value.decode() if isinstance(value, bytes) else value
 
     async def renew(self, table_ids: list[str]) -> set[str]:
-        """Extend every lease still ours (one pipeline); the ones that are not."""
-        if not table_ids:
-            return set()
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for table_id in table_ids:
-                pipe.eval(RENEW, 1, OWNER_PREFIX + table_id, self.server_id, self.lease_ms)
-            results = await pipe.execute()
-        return {table_id for table_id, kept in zip(table_ids, results, strict=True) if not kept}
+        """Hand the keeper the leases to keep; the ids it found lost since the last call.
+
+        Without a keeper, extend them now (one script call per few hundred).
+        """
+        if self.keeper is not None:
+            self.keeper.keep(table_ids)
+            return self.keeper.take_lost()
+        lost: set[str] = set()
+        for start in range(0, len(table_ids), RENEW_CHUNK):
+            chunk = table_ids[start : start + RENEW_CHUNK]
+            keys = [OWNER_PREFIX + t for t in chunk]
+            missing = await self.redis.eval(
+                RENEW_MANY, len(keys), *keys, self.server_id, self.lease_ms
+            )
+            lost.update(chunk[int(i) - 1] for i in missing)
+        return lost
 
     async def unowned(self, table_ids: list[str]) -> list[str]:
         """One ``MGET`` for all the lease keys."""
@@ -146,6 +188,11 @@ class RedisLeases:
         """``SET NX EX`` on the job's key: one server does it; if it dies, the key expires."""
         return bool(await self.redis.set(JOB_PREFIX + job, self.server_id, nx=True, ex=int(ttl_s)))
 
+    def close(self) -> None:
+        """Stop the keeper's thread."""
+        if self.keeper is not None:
+            self.keeper.stop()
+
     async def release(self, table_ids: list[str]) -> None:
         """Delete the leases that are still ours."""
         if not table_ids:
@@ -154,3 +201,80 @@ class RedisLeases:
             for table_id in table_ids:
                 pipe.eval(RELEASE, 1, OWNER_PREFIX + table_id, self.server_id)
             await pipe.execute()
+
+
+class LeaseKeeper:
+    """A thread that renews a server's leases four times per lease, whatever its event loop does.
+
+    The loop hands it the owned tables (:meth:`keep`) every quarter lease; the
+    thread renews that list while the loop's last hand-over is recent (a hung
+    loop lets its leases run out after :data:`ALIVE_LEASES` leases) and keeps the
+    tables whose lease turned out to be another server's for :meth:`take_lost`.
+    """
+
+    def __init__(self, url: str, server_id: str, lease_s: float) -> None:
+        self.server_id, self.lease_s = server_id, lease_s
+        self.client = redis.Redis.from_url(
+            url, socket_timeout=lease_s, socket_connect_timeout=lease_s
+        )
+        self._script = self.client.register_script(RENEW_MANY)
+        self._ids: set[str] = set()
+        self._heard = time.monotonic()
+        self._lost: set[str] = set()
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def keep(self, table_ids: Sequence[str]) -> None:
+        """From the event loop: these are the leases to keep now (and the loop is alive)."""
+        with self._lock:
+            self._ids = set(table_ids)
+        self._heard = time.monotonic()
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="lease-keeper", daemon=True)
+            self._thread.start()
+
+    def add(self, table_id: str) -> None:
+        """One more lease to keep (just acquired)."""
+        with self._lock:
+            self._ids.add(table_id)
+
+    def take_lost(self) -> set[str]:
+        """The tables found to be another server's (or nobody's) since the last call."""
+        with self._lock:
+            lost, self._lost = self._lost, set()
+        return lost
+
+    def renew_now(self, table_ids: Sequence[str]) -> set[str]:
+        """Extend the leases still ours; the ids of the others."""
+        lost: set[str] = set()
+        lease_ms = int(self.lease_s * 1000)
+        for start in range(0, len(table_ids), RENEW_CHUNK):
+            chunk = table_ids[start : start + RENEW_CHUNK]
+            keys = [OWNER_PREFIX + t for t in chunk]
+            missing = self._script(keys=keys, args=[self.server_id, lease_ms])
+            lost.update(chunk[int(i) - 1] for i in missing)
+        return lost
+
+    def _run(self) -> None:
+        while not self._stopping.wait(self.lease_s / 4):
+            if time.monotonic() - self._heard > ALIVE_LEASES * self.lease_s:
+                continue  # the event loop is stuck: let the leases run out
+            with self._lock:
+                ids = sorted(self._ids)
+            try:
+                lost = self.renew_now(ids)
+            except redis.RedisError as exc:
+                log.warning("renewing the table leases failed: %s", exc)
+                continue
+            if lost:
+                with self._lock:
+                    self._lost |= lost
+                    self._ids -= lost
+
+    def stop(self) -> None:
+        """Stop renewing and close the connection."""
+        self._stopping.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        self.client.close()

@@ -22,18 +22,22 @@ def get_services(request: Request) -> Services:
 ServicesDep = Annotated[Services, Depends(get_services)]
 
 
+def session_of_cookie(services: Services, cookie: str | None) -> str | None:
+    """The token hash of a session cookie whose signature is good (open or not), else ``None``."""
+    token = services.signer.loads(cookie) if cookie else None
+    return None if token is None else token_hash(token)
+
+
 async def user_from_cookie(services: Services, cookie: str | None) -> User | None:
     """The user of a session cookie, if its signature is good and its session still open.
 
     The session is looked up in the store on every request, so signing out
     (or a password change) ends it at once on every server.
     """
-    if not cookie:
+    hashed = session_of_cookie(services, cookie)
+    if hashed is None:
         return None
-    token = services.signer.loads(cookie)
-    if token is None:
-        return None
-    return await services.db.run(user_of_session, token_hash(token), services.clock.now())
+    return await services.db.run(user_of_session, hashed, services.clock.now())
 
 
 async def optional_user(request: Request, services: ServicesDep) -> User | None:

@@ -14,6 +14,7 @@ from meeple.tables.bots import BotPool
 from meeple.tables.clock import Clock, SystemClock
 from meeple.tables.manager import TableManager
 from meeple.web.security import SessionSigner
+from meeple.web.session_checks import SessionChecks
 
 
 @dataclass
@@ -28,6 +29,7 @@ class Services:
     tables: TableManager
     signer: SessionSigner
     limits: RateLimits
+    session_checks: SessionChecks
 
     @classmethod
     def build(cls, settings: Settings, clock: Clock | None = None) -> Services:
@@ -48,6 +50,7 @@ class Services:
             tables=tables,
             signer=SessionSigner(session_key(settings, db)),
             limits=limits,
+            session_checks=SessionChecks(db, clock.now),
         )
 
     async def close(self) -> None:

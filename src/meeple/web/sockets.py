@@ -23,7 +23,7 @@ from meeple.tables.access import is_member, may_reach
 from meeple.tables.errors import TableError
 from meeple.tables.manager import LOBBY_CHANNEL
 from meeple.tables.table import Table, channel
-from meeple.web.deps import websocket_user
+from meeple.web.deps import session_of_cookie, websocket_user
 from meeple.web.inputs import BadInput, loads_strict
 from meeple.web.protocol import (
     Action,
@@ -37,6 +37,7 @@ from meeple.web.protocol import (
     read_message,
 )
 from meeple.web.routes.tables import invite_url, user_id_of
+from meeple.web.security import SESSION_COOKIE
 from meeple.web.services import Services
 
 log = logging.getLogger(__name__)
@@ -59,6 +60,7 @@ class TableConnection:
         self.sent_version = 0
         self.sent_presence: tuple[int, list[int]] | None = None
         self._session_checked_at = time.monotonic()
+        self._session = session_of_cookie(services, websocket.cookies.get(SESSION_COOKIE))
         self._send_lock = asyncio.Lock()
         # One stream of table messages at a time (hello, resume, events), so a
         # resend asked for with "sync" never interleaves with live events.
@@ -76,7 +78,8 @@ class TableConnection:
         now = time.monotonic()
         if now - self._session_checked_at >= SESSION_RECHECK_S:
             self._session_checked_at = now
-            if await websocket_user(self.websocket) is None:
+            session = self._session
+            if session is None or not await self.services.session_checks.still_open(session):
                 self.user = None
         return self.user
 
