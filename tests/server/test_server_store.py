@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from alembic import command
@@ -14,7 +15,7 @@ from sqlalchemy import inspect
 
 from meeple.store import queries
 from meeple.store.database import Database, alembic_config
-from meeple.store.models import Base, GameTable, Rating, TableEvent, TableSeat
+from meeple.store.models import Base, GameTable, Rating, TableSeat
 
 
 @pytest.fixture
@@ -39,17 +40,17 @@ def a_table(db: Database, table_id: str = "t1", private: bool = False) -> None:
 
 def event(
     table_id: str, version: int, client_id: str | None = None, user_id: int | None = None
-) -> TableEvent:
-    return TableEvent(
-        table_id=table_id,
-        version=version,
-        kind="chat",
-        seat=None,
-        user_id=user_id,
-        client_id=client_id,
-        data={"text": "hi"},
-        at=2.0,
-    )
+) -> dict[str, Any]:
+    return {
+        "table_id": table_id,
+        "version": version,
+        "kind": "chat",
+        "seat": None,
+        "user_id": user_id,
+        "client_id": client_id,
+        "data": {"text": "hi"},
+        "at": 2.0,
+    }
 
 
 def test_migrations_create_exactly_the_models_and_run_twice(db: Database) -> None:
@@ -149,8 +150,8 @@ def test_stored_actions_with_extra_keys_are_rewritten_so_old_records_replay(db_u
     place = {"type": "place", "dir": "H", "tiles": [{"row": 0, "col": 0, "tile": "1", "x": 1}]}
     for version, action in ((1, junk), (2, place)):
         data = {"action": action, "by": "player"}
-        row = TableEvent(table_id="old", version=version, kind="action", seat=0, user_id=None,
-                         client_id=None, data=data, at=1.0)  # fmt: skip
+        row = {"table_id": "old", "version": version, "kind": "action", "seat": 0,
+               "user_id": None, "client_id": None, "data": data, "at": 1.0}  # fmt: skip
         database.call(queries.append_event, row)
     database.migrate()
     stored = [row.data["action"] for row in database.call(queries.events_after, "old", 0)]

@@ -6,10 +6,10 @@ objects detached from the session (``expire_on_commit`` is off), or plain data.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, cast
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import Table, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -113,18 +113,23 @@ def update_seats(session: Session, seats: Sequence[TableSeat]) -> None:
         session.merge(seat)
 
 
-def append_event(session: Session, event: TableEvent) -> None:
-    """Store one table event.
+def append_event(session: Session, event: Mapping[str, Any]) -> None:
+    """Store one table event, given as its column values.
 
     Raises :class:`VersionConflict` if that version (or that client action
     id) is already stored, which means another writer got there first.
     """
-    # A plain INSERT, not the ORM's unit of work: one per move, on the hot path.
-    values = {column.key: getattr(event, column.key) for column in TableEvent.__table__.columns}
+    # A plain INSERT with bound values, not the ORM's unit of work nor values baked into
+    # the statement: compiled once and cached, where either of those cost a third of the
+    # server's time at 500 tables.
     try:
-        session.execute(insert(TableEvent).values(**values))
+        session.connection().execute(_INSERT_EVENT, [dict(event)])
     except IntegrityError as exc:
-        raise VersionConflict(f"table {event.table_id} version {event.version}") from exc
+        raise VersionConflict(f"table {event['table_id']} version {event['version']}") from exc
+
+
+_INSERT_EVENT = insert(cast(Table, TableEvent.__table__))
+"""On the Core table: the ORM's bulk-insert path costs as much again as the insert itself."""
 
 
 def events_after(session: Session, table_id: str, version: int) -> list[TableEvent]:

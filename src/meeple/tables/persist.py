@@ -98,18 +98,18 @@ def table_row_fields(snap: Snapshot) -> dict[str, Any]:
     }
 
 
-def event_row(table_id: str, event: LogEvent) -> TableEvent:
-    """The stored form of a table event."""
-    return TableEvent(
-        table_id=table_id,
-        version=event.version,
-        kind=event.kind,
-        seat=event.seat,
-        user_id=event.user_id,
-        client_id=event.client_id,
-        data=event.data,
-        at=event.at,
-    )
+def event_row(table_id: str, event: LogEvent) -> dict[str, Any]:
+    """The stored form of a table event: its column values."""
+    return {
+        "table_id": table_id,
+        "version": event.version,
+        "kind": event.kind,
+        "seat": event.seat,
+        "user_id": event.user_id,
+        "client_id": event.client_id,
+        "data": event.data,
+        "at": event.at,
+    }
 
 
 def event_from_row(row: TableEvent) -> LogEvent:
