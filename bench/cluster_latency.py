@@ -98,7 +98,9 @@ async def open_table(
         created.raise_for_status()
         table_id = created.json()["table"]["id"]
         (await guest2.post(f"/api/tables/{table_id}/join", json={})).raise_for_status()
-        (await host.post(f"/api/tables/{table_id}/start")).raise_for_status()
+        started = await host.post(f"/api/tables/{table_id}/start")
+        if started.is_error:
+            raise SystemExit(f"starting table {n} failed: {started.status_code} {started.text}")
     return table_id, [(home, cookies[0]), (other, cookies[1])]
 
 

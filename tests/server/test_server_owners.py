@@ -311,3 +311,46 @@ def test_leases_are_kept_while_the_event_loop_is_busy_and_run_out_when_it_hangs(
     busy, alive, hung, me = run_async(scenario())
     assert busy == me and alive == me
     assert hung is None
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+def test_a_server_cut_off_from_redis_gives_its_tables_up_and_the_other_runs_them(
+    two_servers: tuple[LiveServer, LiveServer],
+) -> None:
+    """A network split: the owner cannot renew its leases, so it stops running its tables
+    within a lease (fencing itself) and the other server takes them; play goes on."""
+    import redis
+
+    east, west = two_servers
+    alice = east.client("alice")
+    alice.register("alice")
+    table_id = alice.create_table(game="slide", seats=3, bots={"1": "greedy", "2": "greedy"})[
+        "table"
+    ]["id"]
+    alice.post(f"/api/tables/{table_id}/start")
+    sock = alice.connect(table_id)
+    sock.recv()
+    play_out({0: sock}, "slide", stop=lambda: sock.version >= 10)
+    keeper = east.services.tables.ownership.keeper
+    assert keeper is not None and east.services.tables.tables[table_id].owned
+
+    def split(_ids: Any) -> Any:
+        raise redis.ConnectionError("no route to Redis")
+
+    keeper.renew_now = split  # type: ignore[method-assign]
+    cut = time.monotonic()
+    deadline = cut + 20
+    while east.services.tables.tables[table_id].owned or not (
+        table_id in west.services.tables.tables and west.services.tables.tables[table_id].owned
+    ):
+        assert time.monotonic() < deadline, "the tables were not handed over"
+        time.sleep(0.05)
+    handed_over = time.monotonic() - cut
+    east_bots = count_bot_calls(east)
+    play_out({0: sock}, "slide")  # through east, forwarded to west
+    assert alice.get(f"/api/tables/{table_id}")["table"]["status"] == "finished"
+    assert east_bots == []  # east computed nothing for the table once it let it go
+    events = alice.get(f"/api/tables/{table_id}/events")
+    assert [e["version"] for e in events] == list(range(1, len(events) + 1))
+    assert handed_over < 10, handed_over

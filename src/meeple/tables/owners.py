@@ -210,6 +210,11 @@ class LeaseKeeper:
     thread renews that list while the loop's last hand-over is recent (a hung
     loop lets its leases run out after :data:`ALIVE_LEASES` leases) and keeps the
     tables whose lease turned out to be another server's for :meth:`take_lost`.
+
+    It also fences its own server: once no renewal has succeeded for a whole
+    lease (Redis unreachable, a network split), the leases may have run out and
+    another server may own the tables, so :meth:`take_lost` gives all of them
+    up and the server stops running them (it forwards their writes instead).
     """
 
     def __init__(self, url: str, server_id: str, lease_s: float) -> None:
@@ -220,6 +225,9 @@ class LeaseKeeper:
         self._script = self.client.register_script(RENEW_MANY)
         self._ids: set[str] = set()
         self._heard = time.monotonic()
+        self._renewed = time.monotonic()
+        """When the last renewal that succeeded started: the leases last at least until then
+        plus a lease."""
         self._lost: set[str] = set()
         self._lock = threading.Lock()
         self._stopping = threading.Event()
@@ -235,13 +243,19 @@ class LeaseKeeper:
             self._thread.start()
 
     def add(self, table_id: str) -> None:
-        """One more lease to keep (just acquired)."""
+        """One more lease to keep (just acquired, so good for a lease from now)."""
         with self._lock:
+            if not self._ids:
+                self._renewed = time.monotonic()
             self._ids.add(table_id)
 
     def take_lost(self) -> set[str]:
         """The tables found to be another server's (or nobody's) since the last call."""
         with self._lock:
+            if time.monotonic() - self._renewed > self.lease_s and self._ids:
+                log.warning("the table leases could not be renewed for a lease: giving them up")
+                self._lost |= self._ids
+                self._ids = set()
             lost, self._lost = self._lost, set()
         return lost
 
@@ -262,13 +276,15 @@ class LeaseKeeper:
                 continue  # the event loop is stuck: let the leases run out
             with self._lock:
                 ids = sorted(self._ids)
+            started = time.monotonic()
             try:
                 lost = self.renew_now(ids)
             except redis.RedisError as exc:
                 log.warning("renewing the table leases failed: %s", exc)
                 continue
-            if lost:
-                with self._lock:
+            with self._lock:
+                self._renewed = started
+                if lost:
                     self._lost |= lost
                     self._ids -= lost
 
