@@ -4,6 +4,7 @@ takes the table over within seconds, with no action lost or applied twice."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
 from typing import Any
@@ -354,3 +355,34 @@ def test_a_server_cut_off_from_redis_gives_its_tables_up_and_the_other_runs_them
     events = alice.get(f"/api/tables/{table_id}/events")
     assert [e["version"] for e in events] == list(range(1, len(events) + 1))
     assert handed_over < 10, handed_over
+
+
+@pytest.mark.redis
+def test_a_lease_that_ran_out_with_nobody_taking_it_is_taken_back_and_a_released_one_is_not() -> (
+    None
+):
+    import redis.asyncio as aioredis
+
+    from meeple.tables.owners import OWNER_PREFIX, RedisLeases
+
+    url = require_redis()
+
+    async def scenario() -> tuple[str | None, str | None, str]:
+        client = aioredis.Redis.from_url(url)
+        leases = RedisLeases(client, 0.4, url)
+        kept, released = f"retake-{time.time_ns()}", f"released-{time.time_ns()}"
+        try:
+            assert await leases.acquire(kept) and await leases.acquire(released)
+            await client.delete(OWNER_PREFIX + kept)  # as if it had run out, nobody taking it
+            await leases.renew([kept, released])
+            await leases.release([released])  # the keeper's thread must not take it back
+            await asyncio.sleep(0.5)
+            assert await leases.renew([kept]) == set()
+            await asyncio.sleep(0.3)
+            return await leases.owner_of(kept), await leases.owner_of(released), leases.server_id
+        finally:
+            leases.close()
+            await client.aclose()
+
+    kept_owner, released_owner, me = run_async(scenario())
+    assert kept_owner == me and released_owner is None

@@ -32,12 +32,17 @@ import redis
 OWNER_PREFIX = "meeple:owner:"
 JOB_PREFIX = "meeple:job:"
 
-# Renew every lease of a list still ours in one round trip; the 1-based positions of the others.
+# Renew every lease of a list still ours in one round trip, and take back the ones that ran out
+# with nobody taking them (nobody else can have run those tables); the 1-based positions of the
+# leases another server holds.
 RENEW_MANY = """
 local lost = {}
 for i, key in ipairs(KEYS) do
-  if redis.call('get', key) == ARGV[1] then
+  local owner = redis.call('get', key)
+  if owner == ARGV[1] then
     redis.call('pexpire', key, ARGV[2])
+  elseif not owner then
+    redis.call('set', key, ARGV[1], 'PX', ARGV[2])
   else
     lost[#lost + 1] = i
   end
@@ -197,6 +202,8 @@ class RedisLeases:
         """Delete the leases that are still ours."""
         if not table_ids:
             return
+        if self.keeper is not None:
+            self.keeper.forget(table_ids)  # or it would take them back
         async with self.redis.pipeline(transaction=False) as pipe:
             for table_id in table_ids:
                 pipe.eval(RELEASE, 1, OWNER_PREFIX + table_id, self.server_id)
@@ -224,6 +231,9 @@ class LeaseKeeper:
         )
         self._script = self.client.register_script(RENEW_MANY)
         self._ids: set[str] = set()
+        self._added: dict[str, float] = {}
+        """Leases acquired lately, kept even if the loop's list does not have them yet (a table
+        whose take-over is still folding its log)."""
         self._heard = time.monotonic()
         self._renewed = time.monotonic()
         """When the last renewal that succeeded started: the leases last at least until then
@@ -235,9 +245,11 @@ class LeaseKeeper:
 
     def keep(self, table_ids: Sequence[str]) -> None:
         """From the event loop: these are the leases to keep now (and the loop is alive)."""
+        now = time.monotonic()
         with self._lock:
-            self._ids = set(table_ids)
-        self._heard = time.monotonic()
+            self._added = {t: at for t, at in self._added.items() if now - at < self.lease_s}
+            self._ids = set(table_ids) | set(self._added)
+        self._heard = now
         if self._thread is None:
             self._thread = threading.Thread(target=self._run, name="lease-keeper", daemon=True)
             self._thread.start()
@@ -248,6 +260,14 @@ class LeaseKeeper:
             if not self._ids:
                 self._renewed = time.monotonic()
             self._ids.add(table_id)
+            self._added[table_id] = time.monotonic()
+
+    def forget(self, table_ids: Sequence[str]) -> None:
+        """Stop keeping these leases (they are being released)."""
+        with self._lock:
+            self._ids.difference_update(table_ids)
+            for table_id in table_ids:
+                self._added.pop(table_id, None)
 
     def take_lost(self) -> set[str]:
         """The tables found to be another server's (or nobody's) since the last call."""
