@@ -10,6 +10,10 @@ T seconds into the play: its players reconnect to another server (with the
 version they had) and send again the action they were waiting for (same id:
 applied once); the script counts actions never acknowledged (lost) and the time
 until another server owns every table server 0 owned (Redis lease keys).
+With ``--db postgresql…`` each run gets a new database on that server (created
+and dropped by the bench, so the user needs ``CREATEDB``): a run must not
+review an earlier run's games. ``--profile DIR`` samples each server with
+py-spy for 20 s and prints where its time goes.
 
     .venv/bin/python bench/cluster_latency.py --tables 500 --think 1
     .venv/bin/python bench/cluster_latency.py --servers 2 --tables 1000 --think 1 \\
