@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from server_harness import (
     GAMES,
+    Client,
     LiveServer,
     Socket,
     free_port,
@@ -40,6 +41,16 @@ def count_bot_calls(server: LiveServer) -> list[str]:
     return calls
 
 
+def alice_against_two_bots(server: LiveServer) -> tuple[Client, str]:
+    """Alice, registered on ``server``, and the Slide game she started there against two bots."""
+    alice = server.client("alice")
+    alice.register("alice")
+    bots = {"1": "greedy", "2": "greedy"}
+    table_id = alice.create_table(game="slide", seats=3, bots=bots)["table"]["id"]
+    alice.post(f"/api/tables/{table_id}/start")
+    return alice, table_id
+
+
 @pytest.mark.postgres
 @pytest.mark.redis
 def test_only_the_owner_runs_the_bots_and_the_others_forward(
@@ -47,12 +58,7 @@ def test_only_the_owner_runs_the_bots_and_the_others_forward(
 ) -> None:
     east, west = two_servers
     east_bots, west_bots = count_bot_calls(east), count_bot_calls(west)
-    alice = east.client("alice")
-    alice.register("alice")
-    table_id = alice.create_table(game="slide", seats=3, bots={"1": "greedy", "2": "greedy"})[
-        "table"
-    ]["id"]
-    alice.post(f"/api/tables/{table_id}/start")
+    alice, table_id = alice_against_two_bots(east)
     # Alice plays the whole game through the other server: her actions are forwarded.
     on_west = west.client("alice")
     on_west.http.cookies = alice.http.cookies
@@ -75,12 +81,7 @@ def test_a_server_that_does_not_own_a_table_learns_its_events_from_the_bus(
     two_servers: tuple[LiveServer, LiveServer], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     east, west = two_servers
-    alice = east.client("alice")
-    alice.register("alice")
-    table_id = alice.create_table(game="slide", seats=3, bots={"1": "greedy", "2": "greedy"})[
-        "table"
-    ]["id"]
-    alice.post(f"/api/tables/{table_id}/start")
+    alice, table_id = alice_against_two_bots(east)
     on_west = west.client("alice")
     on_west.http.cookies = alice.http.cookies
     sock = on_west.connect(table_id)
@@ -270,8 +271,12 @@ def test_one_server_of_several_claims_a_one_off_job() -> None:
         client = aioredis.Redis.from_url(url)
         try:
             job = f"review:test-{time.time_ns()}"
-            east, west = RedisLeases(client, 3), RedisLeases(client, 3)
-            return [await east.claim_job(job, 60), await west.claim_job(job, 60)]
+            east, west = RedisLeases(client, 3, url), RedisLeases(client, 3, url)
+            try:
+                return [await east.claim_job(job, 60), await west.claim_job(job, 60)]
+            finally:
+                east.close()
+                west.close()
         finally:
             await client.aclose()
 
@@ -324,12 +329,7 @@ def test_a_server_cut_off_from_redis_gives_its_tables_up_and_the_other_runs_them
     import redis
 
     east, west = two_servers
-    alice = east.client("alice")
-    alice.register("alice")
-    table_id = alice.create_table(game="slide", seats=3, bots={"1": "greedy", "2": "greedy"})[
-        "table"
-    ]["id"]
-    alice.post(f"/api/tables/{table_id}/start")
+    alice, table_id = alice_against_two_bots(east)
     sock = alice.connect(table_id)
     sock.recv()
     play_out({0: sock}, "slide", stop=lambda: sock.version >= 10)

@@ -82,7 +82,7 @@ class TableManager:
         """Other servers may write to the same tables (a shared database and Redis bus)."""
         redis = getattr(bus, "redis", None)
         self.ownership: Ownership = SoleOwner()
-        if self.shared and redis is not None:
+        if settings.redis is not None and redis is not None:
             self.ownership = RedisLeases(redis, settings.lease_s, settings.redis)
         self.calls = CallRouter(bus, self.ownership.server_id, self.get)
         self._watchers: list[asyncio.Task[None]] = []

@@ -142,19 +142,19 @@ class RedisLeases:
 
     shared = True
 
-    def __init__(self, client: Any, lease_s: float, url: str | None = None) -> None:
+    def __init__(self, client: Any, lease_s: float, url: str) -> None:
         self.server_id = new_server_id()
         self.redis = client
         self.lease_ms = int(lease_s * 1000)
-        self.keeper = LeaseKeeper(url, self.server_id, lease_s) if url else None
-        """Renews the leases off the event loop (``None``: renewed from the loop)."""
+        self.keeper = LeaseKeeper(url, self.server_id, lease_s)
+        """Renews the leases off the event loop."""
 
     async def acquire(self, table_id: str) -> bool:
         """``SET NX PX``: the first server to ask gets it."""
         key = OWNER_PREFIX + table_id
         held = bool(await self.redis.set(key, self.server_id, nx=True, px=self.lease_ms))
         held = held or await self.owner_of(table_id) == self.server_id
-        if held and self.keeper is not None:
+        if held:
             self.keeper.add(table_id)  # kept from now on, even before the loop's next hand-over
         return held
 
@@ -164,22 +164,9 @@ class RedisLeases:
         return value.decode() if isinstance(value, bytes) else value
 
     async def renew(self, table_ids: list[str]) -> set[str]:
-        """Hand the keeper the leases to keep; the ids it found lost since the last call.
-
-        Without a keeper, extend them now (one script call per few hundred).
-        """
-        if self.keeper is not None:
-            self.keeper.keep(table_ids)
-            return self.keeper.take_lost()
-        lost: set[str] = set()
-        for start in range(0, len(table_ids), RENEW_CHUNK):
-            chunk = table_ids[start : start + RENEW_CHUNK]
-            keys = [OWNER_PREFIX + t for t in chunk]
-            missing = await self.redis.eval(
-                RENEW_MANY, len(keys), *keys, self.server_id, self.lease_ms
-            )
-            lost.update(chunk[int(i) - 1] for i in missing)
-        return lost
+        """Hand the keeper the leases to keep; the ids it found lost since the last call."""
+        self.keeper.keep(table_ids)
+        return self.keeper.take_lost()
 
     async def unowned(self, table_ids: list[str]) -> list[str]:
         """One ``MGET`` for all the lease keys."""
@@ -195,15 +182,13 @@ class RedisLeases:
 
     def close(self) -> None:
         """Stop the keeper's thread."""
-        if self.keeper is not None:
-            self.keeper.stop()
+        self.keeper.stop()
 
     async def release(self, table_ids: list[str]) -> None:
         """Delete the leases that are still ours."""
         if not table_ids:
             return
-        if self.keeper is not None:
-            self.keeper.forget(table_ids)  # or it would take them back
+        self.keeper.forget(table_ids)  # or it would take them back
         async with self.redis.pipeline(transaction=False) as pipe:
             for table_id in table_ids:
                 pipe.eval(RELEASE, 1, OWNER_PREFIX + table_id, self.server_id)

@@ -100,16 +100,7 @@ def table_row_fields(snap: Snapshot) -> dict[str, Any]:
 
 def event_row(table_id: str, event: LogEvent) -> dict[str, Any]:
     """The stored form of a table event: its column values."""
-    return {
-        "table_id": table_id,
-        "version": event.version,
-        "kind": event.kind,
-        "seat": event.seat,
-        "user_id": event.user_id,
-        "client_id": event.client_id,
-        "data": event.data,
-        "at": event.at,
-    }
+    return {"table_id": table_id, **event.stored()}
 
 
 def event_from_row(row: TableEvent) -> LogEvent:
