@@ -10,6 +10,8 @@ from server_harness import Client, LiveServer, Socket, brain, play_out
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from meeple.tables.table import VIEW_VERSIONS_KEPT
+
 
 def slide_pair(server: LiveServer) -> tuple[Client, Client, str]:
     """Two guests seated at a started two-seat Slide table."""
@@ -184,6 +186,25 @@ def test_reconnect_with_last_version_gets_exactly_what_was_missed(server: LiveSe
     # A version from the future, or none, gets a fresh hello instead.
     fresh = bob.connect(table_id, since=999).recv()
     assert fresh["type"] == "hello" and fresh["version"] == a.version
+
+
+def test_views_of_old_versions_are_recomputed_the_same_and_only_recent_ones_kept(
+    server: LiveServer,
+) -> None:
+    """The server keeps the views of the last few versions only (each is dozens of objects
+    for the collector to walk); a client resuming from further back gets the same views."""
+    alice, bob, table_id = slide_pair(server)
+    a, b = alice.connect(table_id), bob.connect(table_id)
+    a.recv(), b.recv()
+    play_out({0: a, 1: b}, "slide", stop=lambda: a.version >= 12)
+    b.wait_version(a.version)
+    live = {m["version"]: m["view"] for m in b.messages if m["type"] == "event"}
+    table = server.services.tables.tables[table_id]
+    assert min(table._views) >= table.snap.version - VIEW_VERSIONS_KEPT + 1
+    again = bob.connect(table_id, since=3)
+    assert again.recv()["type"] == "resume"
+    resent = {m["version"]: m["view"] for m in (again.recv() for _ in range(b.version - 3))}
+    assert resent == {v: live[v] for v in resent} and len(resent) >= 9
 
 
 def test_sync_message_resends_from_a_version(server: LiveServer) -> None:

@@ -81,6 +81,10 @@ class TableContext:
 QUICK_PLAY_BOT = "greedy"
 """The level of the bots that take a quick-play table's free seats (the casual bot)."""
 
+VIEW_VERSIONS_KEPT = 3
+"""Views are kept for the last few versions: a connection one or two events behind
+(the usual lag) finds them computed."""
+
 
 def channel(table_id: str) -> str:
     """The bus channel of a table's events."""
@@ -108,7 +112,8 @@ class Table:
         """Whether this server runs the table (clocks, bots, writes); else it forwards writes."""
         self.runtime = TableRuntime(self)
         """The table's clocks and bots."""
-        self._views: dict[tuple[int, int | None], Mapping[str, JSON] | None] = {}
+        self._views: dict[int, dict[int | None, Mapping[str, JSON] | None]] = {}
+        """Views by version, then seat: only the last :data:`VIEW_VERSIONS_KEPT` versions."""
 
     @property
     def deadlines(self) -> dict[int, float]:
@@ -174,16 +179,17 @@ class Table:
         (a hundred spectators of one table cost one view per event); the last few
         versions are kept.
         """
-        key = (version, seat)
-        if key in self._views:
-            return self._views[key]
+        at_version = self._views.get(version)
+        if at_version is not None and seat in at_version:
+            return at_version[seat]
         state = self.snap.state_at(version)
         view = None if state is None else self.game.view(state, seat)
-        if version >= self.snap.version - 2:
-            if len(self._views) > 64:
-                oldest = self.snap.version - 2
-                self._views = {k: v for k, v in self._views.items() if k[0] >= oldest}
-            self._views[key] = view
+        oldest = self.snap.version - VIEW_VERSIONS_KEPT + 1
+        if version >= oldest:
+            # Older views go at once: each is dozens of objects the collector would walk.
+            for old in [v for v in self._views if v < oldest]:
+                del self._views[old]
+            self._views.setdefault(version, {})[seat] = view
         return view
 
     def local_spectators(self) -> int:
