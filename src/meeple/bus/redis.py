@@ -20,6 +20,7 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
+from meeple import jsontext
 from meeple.bus.memory import InProcessBus, MemorySubscription
 
 CHANNEL_PREFIX = "meeple:"
@@ -72,7 +73,7 @@ class RedisBus:
 
     async def publish(self, channel: str, message: dict[str, Any]) -> None:
         """Publish ``message`` as JSON on ``channel``."""
-        await self._redis.publish(CHANNEL_PREFIX + channel, json.dumps(message))
+        await self._redis.publish(CHANNEL_PREFIX + channel, jsontext.dumps(message))
 
     async def subscribe(self, channel: str) -> RedisSubscription:
         """A subscriber of ``channel``, receiving every message published once this returns."""

@@ -21,6 +21,8 @@ from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import sessionmaker
 
+from meeple import jsontext
+
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 
 T = TypeVar("T")
@@ -37,7 +39,11 @@ def make_engine(url: str) -> Engine:
     """An engine for ``url``; SQLite files get WAL, foreign keys and a busy timeout."""
     url = normalise_url(url)
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = create_engine(
+            url,
+            connect_args={"check_same_thread": False, "timeout": 30},
+            json_serializer=jsontext.dumps,
+        )
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -48,7 +54,9 @@ def make_engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True, pool_size=8, max_overflow=8)
+    return create_engine(
+        url, pool_pre_ping=True, pool_size=8, max_overflow=8, json_serializer=jsontext.dumps
+    )
 
 
 def alembic_config() -> Config:

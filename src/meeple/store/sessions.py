@@ -38,13 +38,22 @@ def user_of_session(session: Session, token_hash: str, now: float) -> User | Non
 
 
 def open_sessions(session: Session, token_hashes: list[str], now: float) -> set[str]:
-    """Which of these sessions are still open and not expired."""
-    found = session.scalars(
-        select(LoginSession.token_hash).where(
-            LoginSession.token_hash.in_(token_hashes), LoginSession.expires_at > now
+    """Which of these sessions are still open and not expired (any number of them)."""
+    found: set[str] = set()
+    for start in range(0, len(token_hashes), _IN_CHUNK):
+        chunk = token_hashes[start : start + _IN_CHUNK]
+        found.update(
+            session.scalars(
+                select(LoginSession.token_hash).where(
+                    LoginSession.token_hash.in_(chunk), LoginSession.expires_at > now
+                )
+            )
         )
-    )
-    return set(found)
+    return found
+
+
+_IN_CHUNK = 500
+"""Hashes per query: well under every engine's limit on bound parameters."""
 
 
 def end_session(session: Session, token_hash: str) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from typing import Any
@@ -17,6 +16,7 @@ from urllib.parse import urlparse
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from meeple import jsontext
 from meeple.bus import Subscription
 from meeple.store.models import User
 from meeple.tables.access import is_member, may_reach
@@ -79,7 +79,9 @@ class TableConnection:
         if now - self._session_checked_at >= SESSION_RECHECK_S:
             self._session_checked_at = now
             session = self._session
-            if session is None or not await self.services.session_checks.still_open(session):
+            checks = self.services.session_checks
+            # A verdict half a recheck old is fresh enough: sockets share one query.
+            if session is None or not await checks.still_open(session, SESSION_RECHECK_S / 2):
                 self.user = None
         return self.user
 
@@ -91,7 +93,7 @@ class TableConnection:
     async def send(self, message: dict[str, Any]) -> None:
         """Send one JSON message (one sender at a time)."""
         async with self._send_lock:
-            await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
+            await self.websocket.send_text(jsontext.dumps(message))
 
     async def error(self, refusal: TableError, client_id: Any = None) -> None:
         """Refuse something (code, English message, reason and params); the connection stays."""
@@ -338,7 +340,7 @@ async def lobby_socket(websocket: WebSocket, game: str | None = None) -> None:
     subscription = await services.bus.subscribe(LOBBY_CHANNEL)
     try:
         tables = await services.tables.lobby(game)
-        await websocket.send_text(json.dumps({"type": "lobby", "tables": tables}))
+        await websocket.send_text(jsontext.dumps({"type": "lobby", "tables": tables}))
         receiver = asyncio.create_task(_drain(websocket))
         while not receiver.done():
             getter = asyncio.create_task(subscription.get())
@@ -348,7 +350,7 @@ async def lobby_socket(websocket: WebSocket, game: str | None = None) -> None:
                 break
             update = getter.result()
             if game is None or update.get("table", {}).get("game", game) == game:
-                await websocket.send_text(json.dumps(update))
+                await websocket.send_text(jsontext.dumps(update))
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:

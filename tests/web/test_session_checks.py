@@ -1,0 +1,65 @@
+"""The shared session checks: fresh verdicts reused, old ones refreshed together."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from meeple.web.session_checks import SessionChecks
+
+
+class FakeStore:
+    """Answers ``open_sessions`` from a set of open token hashes, counting the queries."""
+
+    def __init__(self, open_hashes: set[str]) -> None:
+        self.open = open_hashes
+        self.asked: list[list[str]] = []
+
+    async def run(self, _query: Any, token_hashes: list[str], _now: float) -> set[str]:
+        self.asked.append(token_hashes)
+        await asyncio.sleep(0)
+        return {h for h in token_hashes if h in self.open}
+
+
+def test_sockets_asking_within_the_allowed_age_share_one_query_and_a_closing_is_seen() -> None:
+    store = FakeStore({f"t{n}" for n in range(100)})
+    checks = SessionChecks(store, lambda: 0.0)  # type: ignore[arg-type]
+
+    async def scenario() -> None:
+        first = await asyncio.gather(*(checks.still_open(f"t{n}", 0.5) for n in range(100)))
+        assert all(first) and len(store.asked) == 1
+        store.open.discard("t7")  # signed out
+        again = [await checks.still_open(f"t{n}", 0.5) for n in range(100)]
+        assert all(again) and len(store.asked) == 1  # fresh enough: no query at all
+        await asyncio.sleep(0.3)
+        assert await checks.still_open("t1", 0.5) is True and len(store.asked) == 1
+        await asyncio.sleep(0.3)  # t1 is now too old: its query refreshes every old verdict
+        assert await checks.still_open("t1", 0.5) is True
+        assert len(store.asked) == 2 and set(store.asked[1]) == {f"t{n}" for n in range(100)}
+        assert await checks.still_open("t7", 0.5) is False  # refreshed with t1's query
+        assert await checks.still_open("t7", 0.0) is False and len(store.asked) == 3
+        assert await checks.still_open("unknown", 0.5) is False
+
+    asyncio.run(scenario())
+
+
+def test_a_failed_query_fails_only_its_askers_and_the_next_one_asks_again() -> None:
+    store = FakeStore({"a"})
+    checks = SessionChecks(store, lambda: 0.0)  # type: ignore[arg-type]
+    real_run = store.run
+
+    async def broken(*_args: Any) -> set[str]:
+        raise OSError("the store went away")
+
+    async def scenario() -> None:
+        store.run = broken  # type: ignore[method-assign]
+        try:
+            await checks.still_open("a", 5.0)
+        except OSError:
+            pass
+        else:
+            raise AssertionError("the failure was swallowed")
+        store.run = real_run  # type: ignore[method-assign]
+        assert await checks.still_open("a", 5.0) is True
+
+    asyncio.run(scenario())
