@@ -5,7 +5,9 @@ Each table is a two-seat Slide game between two guests. With several servers the
 table is opened on server ``n % S`` and its two players connect to different
 servers, so actions are forwarded to the table's owner. A player thinks a random
 time averaging ``--think`` before each action; the round trip is from sending an
-action to receiving the table event it made. ``--kill-at T`` SIGKILLs server 0
+action to receiving the table event it made. Every player connects before anyone
+plays (the time all the connections took is printed): the round trips are those
+of play, not of a thousand handshakes in the same second. ``--kill-at T`` SIGKILLs server 0
 T seconds into the play: its players reconnect to another server (with the
 version they had) and send again the action they were waiting for (same id:
 applied once); the script counts actions never acknowledged (lost) and the time
@@ -116,8 +118,13 @@ async def player(
     seed: int,
     think: float,
     stats: dict[str, Any],
+    all_connected: asyncio.Event,
+    connected: Any,
 ) -> None:
-    """Play one seat to the end; reconnect to another server if its own goes away."""
+    """Play one seat to the end; reconnect to another server if its own goes away.
+
+    The first action waits until every player of the run is connected
+    (``all_connected``; ``connected()`` says this one is)."""
     bot = get_bot("slide", "random", seed)
     pause = random.Random(seed)
     order = [home] + [b for b in bases if b != home]
@@ -139,6 +146,9 @@ async def player(
                 if first["type"] == "hello":
                     seat, view, to_act = first["seat"], first["view"], first["table"]["to_act"]
                     version = first["version"]
+                if not all_connected.is_set():
+                    connected()
+                    await all_connected.wait()
                 if pending is not None:  # the action we were waiting for: again, same id
                     await ws.send(
                         json.dumps({"type": "action", "id": pending[0], "action": pending[1]})
@@ -193,8 +203,10 @@ def client_process(
     think: float,
     first_seed: int,
     out: Any,
+    barrier: Any,
 ) -> None:
-    """One client process: play its share of the tables, put its figures on ``out``."""
+    """One client process: connect its share of the players, wait at ``barrier`` for the other
+    processes' players, play, put its figures on ``out``."""
     stats: dict[str, Any] = {
         "sent": 0,
         "acked": 0,
@@ -205,9 +217,30 @@ def client_process(
     }
 
     async def play() -> None:
+        all_connected = asyncio.Event()
+        waiting = [2 * len(tables)]
+
+        def connected() -> None:
+            waiting[0] -= 1
+            if waiting[0] == 0:
+                task = asyncio.create_task(asyncio.to_thread(barrier.wait))
+                task.add_done_callback(lambda _: all_connected.set())
+                background.append(task)
+
+        background: list[asyncio.Task[Any]] = []
         await asyncio.gather(
             *(
-                player(bases, home, table_id, cookie, first_seed + 2 * n + seat, think, stats)
+                player(
+                    bases,
+                    home,
+                    table_id,
+                    cookie,
+                    first_seed + 2 * n + seat,
+                    think,
+                    stats,
+                    all_connected,
+                    connected,
+                )
                 for n, (table_id, seats) in enumerate(tables)
                 for seat, (home, cookie) in enumerate(seats)
             )
@@ -273,18 +306,24 @@ def main() -> None:
             if args.kill_at is not None:
                 on_zero = [t for n, (t, _s) in enumerate(opened) if n % args.servers == 0]
                 killed_ids = on_zero
-            out: Any = multiprocessing.get_context("spawn").Queue()
+            spawn = multiprocessing.get_context("spawn")
+            out: Any = spawn.Queue()
+            barrier = spawn.Barrier(args.clients + 1)
             shares = [opened[k :: args.clients] for k in range(args.clients)]
             clients = [
-                multiprocessing.get_context("spawn").Process(
-                    target=client_process, args=(bases, share, args.think, 1000 * k, out)
+                spawn.Process(
+                    target=client_process, args=(bases, share, args.think, 1000 * k, out, barrier)
                 )
                 for k, share in enumerate(shares)
             ]
-            started = time.perf_counter()
-            print(f"{len(opened)} tables open; playing", file=sys.stderr, flush=True)
+            connecting = time.perf_counter()
+            print(f"{len(opened)} tables open; connecting", file=sys.stderr, flush=True)
             for c in clients:
                 c.start()
+            barrier.wait()
+            started = time.perf_counter()
+            connected_in = started - connecting
+            print(f"connected in {connected_in:.1f} s; playing", file=sys.stderr, flush=True)
             profilers = profile_servers(servers, args.profile) if args.profile else []
             if args.reviews:
                 asyncio.run(_bot_games(bases[0], args.reviews))
@@ -323,7 +362,7 @@ def main() -> None:
                 if s.poll() is None:
                     s.terminate()
                     s.wait(timeout=30)
-    report(args, results, wall, before, after, takeover)
+    report(args, results, wall, before, after, takeover, connected_in)
     if args.profile:
         for raw in sorted(Path(args.profile).glob("server*.raw")):
             summary = summarise_profile(raw)
@@ -414,6 +453,7 @@ def report(
     before: list[tuple[float, float]],
     after: list[tuple[float, float] | None],
     takeover: float | None,
+    connected_in: float,
 ) -> None:
     """Print the figures."""
     times = [t * 1000 for r in results for t in r["times"]]
@@ -430,6 +470,7 @@ def report(
         f"({total['acked'] / wall:.0f}/s); refused {total['refused']}; "
         f"lost {total['sent'] - total['acked'] - total['refused']}"
     )
+    print(f"all {2 * args.tables} players connected in {connected_in:.1f} s, then played")
     print(
         f"players who finished their game: {total['finished']} of {2 * args.tables}; "
         f"reconnects: {total['reconnects']}"
