@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
-from sqlalchemy import Table, func, insert, select, update
+from sqlalchemy import Table, and_, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -140,6 +140,30 @@ def events_after(session: Session, table_id: str, version: int) -> list[TableEve
         .order_by(TableEvent.version)
     )
     return list(rows)
+
+
+def events_after_each(session: Session, since: Mapping[str, int]) -> dict[str, list[TableEvent]]:
+    """For each table id, its events with a version above ``since[id]``, in order.
+
+    One query per hundred tables, where :func:`events_after` per table is one each (a
+    server taking over hundreds of tables).
+    """
+    found: dict[str, list[TableEvent]] = {table_id: [] for table_id in since}
+    ids = list(since)
+    for start in range(0, len(ids), 100):
+        chunk = ids[start : start + 100]
+        newer = or_(
+            *(
+                and_(TableEvent.table_id == table_id, TableEvent.version > since[table_id])
+                for table_id in chunk
+            )
+        )
+        rows = session.scalars(
+            select(TableEvent).where(newer).order_by(TableEvent.table_id, TableEvent.version)
+        )
+        for row in rows:
+            found[row.table_id].append(row)
+    return found
 
 
 def tables_of_user(session: Session, user_id: int, limit: int = 50) -> list[GameTable]:

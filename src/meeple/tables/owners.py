@@ -49,6 +49,17 @@ for i, key in ipairs(KEYS) do
 end
 return lost
 """
+# Take every lease of a list nobody holds (SET NX); the 1-based positions of those this
+# server holds afterwards.
+ACQUIRE_MANY = """
+local held = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('set', key, ARGV[1], 'NX', 'PX', ARGV[2]) or redis.call('get', key) == ARGV[1] then
+    held[#held + 1] = i
+  end
+end
+return held
+"""
 RENEW_CHUNK = 500
 """Leases renewed per script call (a call blocks Redis while it runs)."""
 ALIVE_LEASES = 4
@@ -75,6 +86,10 @@ class Ownership(Protocol):
 
     async def acquire(self, table_id: str) -> bool:
         """Take the table's lease if nobody holds it; whether this server holds it now."""
+        ...
+
+    async def acquire_many(self, table_ids: list[str]) -> list[str]:
+        """:meth:`acquire` for many tables at once; the ids whose lease this server holds."""
         ...
 
     async def owner_of(self, table_id: str) -> str | None:
@@ -114,6 +129,10 @@ class SoleOwner:
         """Always: nobody else runs tables."""
         return True
 
+    async def acquire_many(self, table_ids: list[str]) -> list[str]:
+        """All of them."""
+        return list(table_ids)
+
     async def owner_of(self, table_id: str) -> str | None:
         """This server."""
         return self.server_id
@@ -150,12 +169,32 @@ class RedisLeases:
         """Renews the leases off the event loop."""
 
     async def acquire(self, table_id: str) -> bool:
-        """``SET NX PX``: the first server to ask gets it."""
+        """``SET NX PX``: the first server to ask gets it (never a server that cannot keep
+        its leases: it would take a table only to give it up, again and again)."""
+        if not self.keeper.can_keep():
+            return False
         key = OWNER_PREFIX + table_id
         held = bool(await self.redis.set(key, self.server_id, nx=True, px=self.lease_ms))
         held = held or await self.owner_of(table_id) == self.server_id
         if held:
             self.keeper.add(table_id)  # kept from now on, even before the loop's next hand-over
+        return held
+
+    async def acquire_many(self, table_ids: list[str]) -> list[str]:
+        """One script call per :data:`RENEW_CHUNK` leases, each ``SET NX PX`` (none taken by a
+        server that cannot keep its leases)."""
+        held: list[str] = []
+        if not self.keeper.can_keep():
+            return held
+        for start in range(0, len(table_ids), RENEW_CHUNK):
+            chunk = table_ids[start : start + RENEW_CHUNK]
+            keys = [OWNER_PREFIX + t for t in chunk]
+            positions = await self.redis.eval(
+                ACQUIRE_MANY, len(keys), *keys, self.server_id, self.lease_ms
+            )
+            for position in positions:
+                held.append(chunk[int(position) - 1])
+                self.keeper.add(chunk[int(position) - 1])
         return held
 
     async def owner_of(self, table_id: str) -> str | None:
@@ -264,9 +303,17 @@ class LeaseKeeper:
             lost, self._lost = self._lost, set()
         return lost
 
+    def can_keep(self) -> bool:
+        """Whether a renewal succeeded within the last lease (Redis answers the keeper)."""
+        return time.monotonic() - self._renewed <= self.lease_s
+
     def renew_now(self, table_ids: Sequence[str]) -> set[str]:
-        """Extend the leases still ours; the ids of the others."""
+        """Extend the leases still ours; the ids of the others. With none, check that Redis
+        answers (so :meth:`can_keep` is true only while it does)."""
         lost: set[str] = set()
+        if not table_ids:
+            self.client.ping()
+            return lost
         lease_ms = int(self.lease_s * 1000)
         for start in range(0, len(table_ids), RENEW_CHUNK):
             chunk = table_ids[start : start + RENEW_CHUNK]

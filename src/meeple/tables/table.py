@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +23,7 @@ from meeple.games.base import JSON
 from meeple.ratelimit import RateLimits
 from meeple.store import queries
 from meeple.store.database import Database
+from meeple.store.models import TableEvent
 from meeple.tables.bots import BotPool
 from meeple.tables.calls import at_owner
 from meeple.tables.clock import Clock
@@ -164,6 +165,11 @@ class Table:
 
     async def _catch_up_locked(self) -> None:
         rows = await self.ctx.db.run(queries.events_after, self.info.id, self.snap.version)
+        self.fold_stored_locked(rows)
+
+    def fold_stored_locked(self, rows: Sequence[TableEvent]) -> None:
+        """Fold the stored events newer than this copy (the caller holds :attr:`lock`)."""
+        rows = [row for row in rows if row.version > self.snap.version]
         for row in rows:
             self.fold(event_from_row(row))
         if rows and self.owned:
