@@ -10,8 +10,10 @@ plays (the time all the connections took is printed): the round trips are those
 of play, not of a thousand handshakes in the same second. ``--kill-at T`` SIGKILLs server 0
 T seconds into the play: its players reconnect to another server (with the
 version they had) and send again the action they were waiting for (same id:
-applied once); the script counts actions never acknowledged (lost) and the time
-until another server owns every table server 0 owned (Redis lease keys).
+applied once); the script counts actions never acknowledged (lost), the time
+until another server owns every table server 0 owned (Redis lease keys), and how
+long after the kill each of those tables had an action applied again (what its
+players saw of the take-over).
 With ``--db postgresql…`` each run gets a new database on that server (created
 and dropped by the bench, so the user needs ``CREATEDB``): a run must not
 review an earlier run's games. ``--profile DIR`` samples each server with
@@ -167,6 +169,7 @@ async def player(
                     message = json.loads(await ws.recv())
                     if message["type"] == "ack" and pending and message.get("id") == pending[0]:
                         stats["acked"] += 1
+                        stats["acks"].setdefault(table_id, []).append(time.time())
                         pending, need = None, message["version"]  # act again once it is seen
                     elif message["type"] == "error":
                         if pending and message.get("id") == pending[0]:
@@ -214,6 +217,7 @@ def client_process(
         "finished": 0,
         "reconnects": 0,
         "times": [],
+        "acks": {},
     }
 
     async def play() -> None:
@@ -274,8 +278,9 @@ def main() -> None:
     parser.add_argument(
         "--profile",
         metavar="DIR",
-        help="py-spy each server for 20 s from 10 s into the play (only the thread holding the"
-        " GIL: where the CPU goes); raw stacks and a summary in DIR",
+        help="py-spy each server for 20 s from 10 s into the play, or from the kill with"
+        " --kill-at (only the thread holding the GIL: where the CPU goes); raw stacks and a"
+        " summary in DIR",
     )
     parser.add_argument(
         "--reviews",
@@ -324,15 +329,18 @@ def main() -> None:
             started = time.perf_counter()
             connected_in = started - connecting
             print(f"connected in {connected_in:.1f} s; playing", file=sys.stderr, flush=True)
-            profilers = profile_servers(servers, args.profile) if args.profile else []
+            profilers = []
+            if args.profile:  # with --kill-at: the take-over, from the kill on
+                after_s = 10 if args.kill_at is None else args.kill_at
+                profilers = profile_servers(servers, args.profile, after_s)
             if args.reviews:
                 asyncio.run(_bot_games(bases[0], args.reviews))
-            takeover = None
+            takeover, killed_at = None, 0.0
             if args.kill_at is not None:
                 time.sleep(args.kill_at)
                 victim = asyncio.run(owners(args.redis, killed_ids[:1]))[0]
                 servers[0].send_signal(signal.SIGKILL)
-                killed = time.perf_counter()
+                killed, killed_at = time.perf_counter(), time.time()
                 while takeover is None and time.perf_counter() - killed < 60:
                     now = asyncio.run(owners(args.redis, killed_ids))
                     if all(o is not None and o != victim for o in now):
@@ -363,6 +371,8 @@ def main() -> None:
                     s.terminate()
                     s.wait(timeout=30)
     report(args, results, wall, before, after, takeover, connected_in)
+    if args.kill_at is not None:
+        report_resumed(results, killed_ids, killed_at)
     if args.profile:
         for raw in sorted(Path(args.profile).glob("server*.raw")):
             summary = summarise_profile(raw)
@@ -379,8 +389,11 @@ def main() -> None:
             )
 
 
-def profile_servers(servers: list[Any], folder: str) -> list[subprocess.Popen[bytes]]:
-    """Start py-spy on each server: 20 s of samples of the thread holding the GIL, from 10 s on."""
+def profile_servers(
+    servers: list[Any], folder: str, after_s: float = 10
+) -> list[subprocess.Popen[bytes]]:
+    """Start py-spy on each server: 20 s of samples of the thread holding the GIL, from
+    ``after_s`` on."""
     spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
     if not Path(spy).exists():
         raise SystemExit("--profile needs py-spy: .venv/bin/pip install py-spy")
@@ -388,7 +401,7 @@ def profile_servers(servers: list[Any], folder: str) -> list[subprocess.Popen[by
     record = f"{spy} record --gil -r 100 -d 20 -f raw"
     return [
         subprocess.Popen(
-            ["sh", "-c", f"sleep 10 && exec {record} -o {folder}/server{n}.raw -p {s.pid}"],
+            ["sh", "-c", f"sleep {after_s} && exec {record} -o {folder}/server{n}.raw -p {s.pid}"],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -494,6 +507,24 @@ def report(
         print(
             f"server 0 killed at {args.kill_at:.0f} s; its tables owned by another server after "
             f"{'never' if takeover is None else f'{takeover:.1f} s'}"
+        )
+
+
+def report_resumed(results: list[dict[str, Any]], killed_ids: list[str], killed_at: float) -> None:
+    """How long after the kill each of the killed server's tables had an action applied
+    again (the players' side of a take-over: lease, folding, resuming, reconnecting)."""
+    waits, still = [], 0
+    for table_id in killed_ids:
+        after = [t for r in results for t in r["acks"].get(table_id, []) if t > killed_at]
+        if after:
+            waits.append(min(after) - killed_at)
+        else:
+            still += 1
+    if waits:
+        print(
+            f"server 0's tables moving again after the kill: median {statistics.median(waits):.1f}"
+            f" s, 90% within {percentile(waits, 0.9):.1f} s, all within {max(waits):.1f} s"
+            f" ({len(waits)} tables; {still} with no action after the kill)"
         )
 
 
