@@ -15,6 +15,7 @@ from server_harness import (
     Client,
     LiveServer,
     Socket,
+    brain,
     free_port,
     play_out,
     require_redis,
@@ -271,6 +272,51 @@ def test_a_server_taking_over_many_tables_leases_and_reads_them_all_at_once(
     for sock in socks.values():
         play_out({0: sock}, "slide")
         assert sock.finished
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+def test_a_request_for_a_table_waiting_its_turn_in_a_take_over_runs_it_at_once(
+    two_servers: tuple[LiveServer, LiveServer],
+) -> None:
+    """A take-over leases its tables at once and runs them one by one; a player acting on
+    the last of them is not kept waiting for the others (it waited up to 22 s at 1,000
+    tables)."""
+    east, west = two_servers
+    alice = east.client("alice")
+    alice.register("alice")
+    table_ids = []
+    for _ in range(4):
+        table_id = alice.create_table(game="slide", seats=2, bots={"1": "greedy"})["table"]["id"]
+        alice.post(f"/api/tables/{table_id}/start")
+        table_ids.append(table_id)
+    on_west = west.client("alice")
+    on_west.http.cookies = alice.http.cookies
+    last = table_ids[-1]
+    sock = on_west.connect(last)
+    sock.recv()
+    for table_id in table_ids[:-1]:
+        on_west.connect(table_id).recv()  # west has every table loaded, like a busy server
+    tables = west.services.tables
+    run = tables._run
+    runs: list[tuple[str, bool]] = []
+
+    async def slow_take_over(table: Any, stored: Any = None) -> bool:
+        runs.append((table.info.id, stored is None))
+        if stored is not None:
+            await asyncio.sleep(2)  # a busy server resuming the tables one by one
+        return await run(table, stored)
+
+    tables._run = slow_take_over  # type: ignore[method-assign]
+    east.stop()
+    deadline = time.monotonic() + 20
+    while not tables._taking:
+        assert time.monotonic() < deadline, "no take-over started"
+        time.sleep(0.01)
+    sock.send({"type": "action", "id": "now", "action": brain("slide", 1)(sock.view, 0)})
+    assert sock.recv_until(lambda m: m.get("id") == "now")["type"] == "ack"
+    assert (last, True) in runs  # run by the request, not in its turn
+    assert (last, False) not in runs
 
 
 @pytest.mark.postgres

@@ -75,7 +75,7 @@ class TableManager:
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._taking: set[str] = set()
-        """Tables whose lease this server took and that it is about to run."""
+        """Tables whose lease this server took and that it is about to run (take_orphans)."""
         self._owners_seen: dict[str, str] = {}
         """The owner each forwarded write last reached (asked again once it refuses or is
         silent), so a forwarded action costs no lease lookup."""
@@ -135,8 +135,11 @@ class TableManager:
         """Become the table's owner if nobody is: fold what others stored, resume it."""
         if table.owned:
             return True
-        if table.info.id in self._taking:  # leased already, about to run (take_orphans)
-            return False
+        if table.info.id in self._taking:
+            # Leased by a take-over still running its tables one by one: a request for this
+            # one runs it now rather than wait for its turn.
+            self._taking.discard(table.info.id)
+            return await self._run(table)
         if not await self.ownership.acquire(table.info.id):
             return False
         return await self._run(table)
@@ -145,6 +148,8 @@ class TableManager:
         """Run a table whose lease this server just took: fold what the last owner stored
         (``stored``, if read already), resume it."""
         async with table.lock:
+            if table.owned:
+                return True  # another request ran it meanwhile
             table.owned = True
             if stored is None:
                 await table._catch_up_locked()
@@ -193,6 +198,8 @@ class TableManager:
             since = {t: table.snap.version for t, table in tables.items() if not table.owned}
             stored = await self.db.run(queries.events_after_each, since)
             for table_id, rows in stored.items():
+                if table_id not in self._taking:
+                    continue  # a request ran it first (claim)
                 self._taking.discard(table_id)
                 try:
                     await self._run(tables[table_id], rows)
