@@ -53,6 +53,23 @@ def alice_against_two_bots(server: LiveServer) -> tuple[Client, str]:
     return alice, table_id
 
 
+def alice_at_greedy_tables(
+    east: LiveServer, west: LiveServer, count: int
+) -> tuple[Client, list[str]]:
+    """Alice, registered on ``east``, with ``count`` started two-seat Slide tables there
+    against a greedy bot; returns her client on ``west`` (same cookies) and the table ids."""
+    alice = east.client("alice")
+    alice.register("alice")
+    table_ids = []
+    for _ in range(count):
+        table_id = alice.create_table(game="slide", seats=2, bots={"1": "greedy"})["table"]["id"]
+        alice.post(f"/api/tables/{table_id}/start")
+        table_ids.append(table_id)
+    on_west = west.client("alice")
+    on_west.http.cookies = alice.http.cookies
+    return on_west, table_ids
+
+
 @pytest.mark.postgres
 @pytest.mark.redis
 def test_only_the_owner_runs_the_bots_and_the_others_forward(
@@ -233,15 +250,7 @@ def test_a_server_taking_over_many_tables_leases_and_reads_them_all_at_once(
     tables (not a round trip of each per table, which made a 500-table take-over take
     seconds on a busy server); then each table runs and finishes on its new owner."""
     east, west = two_servers
-    alice = east.client("alice")
-    alice.register("alice")
-    table_ids = []
-    for _ in range(12):
-        table_id = alice.create_table(game="slide", seats=2, bots={"1": "greedy"})["table"]["id"]
-        alice.post(f"/api/tables/{table_id}/start")
-        table_ids.append(table_id)
-    on_west = west.client("alice")
-    on_west.http.cookies = alice.http.cookies
+    on_west, table_ids = alice_at_greedy_tables(east, west, 12)
     socks = {table_id: on_west.connect(table_id) for table_id in table_ids[:4]}
     for sock in socks.values():
         sock.recv()
@@ -283,15 +292,7 @@ def test_a_request_for_a_table_waiting_its_turn_in_a_take_over_runs_it_at_once(
     the last of them is not kept waiting for the others (it waited up to 22 s at 1,000
     tables)."""
     east, west = two_servers
-    alice = east.client("alice")
-    alice.register("alice")
-    table_ids = []
-    for _ in range(4):
-        table_id = alice.create_table(game="slide", seats=2, bots={"1": "greedy"})["table"]["id"]
-        alice.post(f"/api/tables/{table_id}/start")
-        table_ids.append(table_id)
-    on_west = west.client("alice")
-    on_west.http.cookies = alice.http.cookies
+    on_west, table_ids = alice_at_greedy_tables(east, west, 4)
     last = table_ids[-1]
     sock = on_west.connect(last)
     sock.recv()
@@ -359,12 +360,7 @@ def test_a_take_over_whose_resume_collides_resumes_again(
     """The last owner's late write makes the new owner's first resume conflict: it folds the
     log and resumes again, and the table runs (it used to stay owned but stopped)."""
     east, west = two_servers
-    alice = east.client("alice")
-    alice.register("alice")
-    table_id = alice.create_table(game="slide", seats=2, bots={"1": "greedy"})["table"]["id"]
-    alice.post(f"/api/tables/{table_id}/start")
-    on_west = west.client("alice")
-    on_west.http.cookies = alice.http.cookies
+    on_west, (table_id,) = alice_at_greedy_tables(east, west, 1)
     sock = on_west.connect(table_id)
     sock.recv()
     copy = west.services.tables.tables[table_id]
