@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Callable
 
 import pytest
+import redis.exceptions
 from server_harness import REDIS_URL, require_redis, run_async
 
 from meeple.bus import Bus, InProcessBus
@@ -90,5 +91,69 @@ def test_a_thousand_subscribers_share_one_redis_connection() -> None:
             await s.close()
         await bus.close()
         await probe.close()
+
+    run_async(scenario())
+
+
+def test_values_the_fast_encoder_refuses_cross_the_bus_exactly(make: Callable[[], Bus]) -> None:
+    """An id beyond 64 bits or a lone surrogate (both a client may send) arrive as sent."""
+
+    async def scenario() -> None:
+        bus = make()
+        sub = await bus.subscribe("server:s1")
+        odd = {"id": 10**30, "big": 2**64, "text": "\ud800 é", "score": 0.1}
+        await bus.publish("server:s1", odd)
+        await bus.publish("server:s1", {"plain": [1, 2.5, "é"]})
+        got = await asyncio.wait_for(sub.get(), 5)
+        assert got == odd and type(got["id"]) is int
+        assert await asyncio.wait_for(sub.get(), 5) == {"plain": [1, 2.5, "é"]}
+        await sub.close()
+        await bus.close()
+
+    run_async(scenario())
+
+
+@pytest.mark.redis
+def test_messages_published_at_once_go_to_redis_together_each_channel_in_order() -> None:
+    """Tables publishing at the same moment share one write to Redis (a pipeline), and every
+    subscriber still gets its channel's messages in the order they were published."""
+    require_redis()
+
+    async def scenario() -> None:
+        bus = RedisBus(REDIS_URL)
+        subs = {n: await bus.subscribe(f"table:p{n}") for n in range(20)}
+        pipelines = 0
+        make_pipeline = bus.redis.pipeline
+
+        def counted(*args: object, **kwargs: object) -> object:
+            nonlocal pipelines
+            pipelines += 1
+            return make_pipeline(*args, **kwargs)  # type: ignore[arg-type]
+
+        bus.redis.pipeline = counted  # type: ignore[method-assign]
+
+        async def table(n: int) -> None:
+            for version in range(1, 11):
+                await bus.publish(f"table:p{n}", {"version": version})
+
+        await asyncio.gather(*(table(n) for n in range(20)))
+        assert 1 <= pipelines <= 20  # 200 messages, about one batch per round of the 20 tables
+        for sub in subs.values():
+            got = [await asyncio.wait_for(sub.get(), 5) for _ in range(10)]
+            assert [m["version"] for m in got] == list(range(1, 11))
+            await sub.close()
+        await bus.close()
+
+    run_async(scenario())
+
+
+def test_a_publish_fails_with_the_error_when_redis_cannot_take_it() -> None:
+    """A publisher whose batch cannot be sent is told so (it never waits forever)."""
+
+    async def scenario() -> None:
+        bus = RedisBus("redis://127.0.0.1:9/0")  # nothing listens there
+        with pytest.raises(redis.exceptions.ConnectionError):
+            await asyncio.wait_for(bus.publish("table:x", {"version": 1}), 30)
+        await bus.close()
 
     run_async(scenario())

@@ -5,7 +5,10 @@ clients: a channel is subscribed on it once, when its first local subscriber
 comes, and dropped when its last one goes; a reader task hands each message to
 the local subscribers' queues (the in-process bus). A WebSocket client thus
 costs no Redis connection (one per client ran the pool dry at about a hundred
-clients per server). Messages are JSON text. Redis pub/sub keeps nothing,
+clients per server). Publishing is batched the same way: what the process's
+tables publish while a batch is on its way goes together in the next one (one
+pipeline, one write), in the order published; each publisher still waits for
+Redis to take its message. Messages are JSON text. Redis pub/sub keeps nothing,
 which is fine: the store is the truth, and a client that misses a message
 catches up by version from the store.
 """
@@ -14,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from typing import Any
 
@@ -65,6 +67,8 @@ class RedisBus:
         self._listeners: dict[str, int] = {}
         self._confirmed: dict[str, asyncio.Event] = {}
         self._lock = asyncio.Lock()
+        self._outbox: list[tuple[str, bytes, asyncio.Future[None]]] = []
+        self._sender: asyncio.Task[None] | None = None
 
     @property
     def redis(self) -> aioredis.Redis:
@@ -72,8 +76,29 @@ class RedisBus:
         return self._redis
 
     async def publish(self, channel: str, message: dict[str, Any]) -> None:
-        """Publish ``message`` as JSON on ``channel``."""
-        await self._redis.publish(CHANNEL_PREFIX + channel, jsontext.dumps(message))
+        """Publish ``message`` as JSON on ``channel``; returns once Redis has taken it."""
+        taken: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._outbox.append((CHANNEL_PREFIX + channel, jsontext.encode(message), taken))
+        if self._sender is None or self._sender.done():
+            self._sender = asyncio.create_task(self._send())
+        await taken
+
+    async def _send(self) -> None:
+        """Send the outbox in batches, one pipeline each, until it is empty."""
+        while self._outbox:
+            batch, self._outbox = self._outbox, []
+            pipeline = self._redis.pipeline(transaction=False)
+            for name, data, _taken in batch:
+                pipeline.publish(name, data)
+            failure: BaseException | None = None
+            try:
+                await pipeline.execute()
+            except asyncio.CancelledError:  # the bus is closing: no publisher waits forever
+                _settle(batch + self._outbox, ConnectionError("the bus is closed"))
+                raise
+            except Exception as exc:  # every publisher of the batch sees the failure
+                failure = exc
+            _settle(batch, failure)
 
     async def subscribe(self, channel: str) -> RedisSubscription:
         """A subscriber of ``channel``, receiving every message published once this returns."""
@@ -127,14 +152,18 @@ class RedisBus:
                 if event is not None:
                     event.set()
             elif message["type"] == "message":
-                await self._local.publish(channel, json.loads(message["data"]))
+                await self._local.publish(channel, jsontext.decode(message["data"]))
 
     async def ping(self) -> None:
         """Fail if Redis does not answer (checked at start-up)."""
         await self._redis.ping()
 
     async def close(self) -> None:
-        """Stop the reader, close the pub/sub connection and the pool."""
+        """Stop the reader and the sender, close the pub/sub connection and the pool."""
+        if self._sender is not None:
+            self._sender.cancel()
+            with contextlib.suppress(BaseException):
+                await self._sender
         if self._reader is not None:
             self._reader.cancel()
             with contextlib.suppress(BaseException):
@@ -144,3 +173,16 @@ class RedisBus:
                 await self._pubsub.aclose()
         await self._local.close()
         await self._redis.aclose()
+
+
+def _settle(
+    batch: list[tuple[str, bytes, asyncio.Future[None]]], failure: BaseException | None
+) -> None:
+    """Tell each publisher of ``batch`` that Redis took its message, or why not."""
+    for _name, _data, taken in batch:
+        if taken.done():  # its publisher stopped waiting
+            continue
+        if failure is None:
+            taken.set_result(None)
+        else:
+            taken.set_exception(failure)
