@@ -4,8 +4,11 @@ killed half way: round trips, actions lost, take-over time, CPU and memory per s
 Each table is a two-seat Slide game between two guests. With several servers the
 table is opened on server ``n % S`` and its two players connect to different
 servers, so actions are forwarded to the table's owner. A player thinks a random
-time averaging ``--think`` before each action; the round trip is from sending an
-action to receiving the table event it made. Every player connects before anyone
+time averaging ``--think`` before each action; the round trip of every action is
+from sending it until the player has both its acknowledgement and the table event
+it made, whichever comes last (with several servers the event often comes first;
+before 2026-12-01 only actions whose event came after the acknowledgement were
+timed, which on two servers was one action in 500). Every player connects before anyone
 plays (the time all the connections took is printed): the round trips are those
 of play, not of a thousand handshakes in the same second. ``--kill-at T`` SIGKILLs server 0
 T seconds into the play: its players reconnect to another server (with the
@@ -35,6 +38,7 @@ import os
 import random
 import shutil
 import signal
+import ssl
 import statistics
 import subprocess
 import sys
@@ -88,6 +92,11 @@ def usage(pid: int) -> tuple[float, float]:
     return cpu, rss
 
 
+PLAIN_HTTP = ssl.create_default_context()
+"""One TLS context for every client (the servers speak plain HTTP): making one for each of
+thousands of clients was most of the time it took to open the tables."""
+
+
 async def open_table(
     bases: list[str], n: int, bot: str | None = None
 ) -> tuple[str, list[tuple[str, str]]]:
@@ -95,13 +104,15 @@ async def open_table(
     ``bot``); each guest seat's (server, cookie)."""
     home, other = bases[n % len(bases)], bases[(n + 1) % len(bases)]
     async with (
-        httpx.AsyncClient(base_url=home) as host,
-        httpx.AsyncClient(base_url=other) as guest2,
+        httpx.AsyncClient(base_url=home, verify=PLAIN_HTTP) as host,
+        httpx.AsyncClient(base_url=other, verify=PLAIN_HTTP) as guest2,
     ):
         cookies = [await guest(host), await guest(guest2)]
-        spec: dict[str, Any] = {"game": "slide", "seats": 2}
+        # The longest real-time clock: opening 1,000 tables takes longer than the default
+        # minute, and the first tables' clocks would run out before their players connect.
+        spec: dict[str, Any] = {"game": "slide", "seats": 2, "move_seconds": 3600}
         if bot:
-            spec = {"game": "slide", "seats": 3, "bots": {"2": bot}}
+            spec = {**spec, "seats": 3, "bots": {"2": bot}}
         created = await host.post("/api/tables", json=spec)
         created.raise_for_status()
         table_id = created.json()["table"]["id"]
@@ -131,6 +142,7 @@ async def player(
     pause = random.Random(seed)
     order = [home] + [b for b in bases if b != home]
     version, pending, sent_at, server, need = 0, None, 0.0, 0, 0
+    timing = False  # an action acknowledged whose event has not come yet
     while True:
         base = order[server % len(order)]
         url = f"ws{base.removeprefix('http')}/ws/tables/{table_id}"
@@ -171,13 +183,14 @@ async def player(
                         stats["acked"] += 1
                         stats["acks"].setdefault(table_id, []).append(time.time())
                         pending, need = None, message["version"]  # act again once it is seen
+                        timing = True
                     elif message["type"] == "error":
                         if pending and message.get("id") == pending[0]:
                             stats["refused"] += 1
+                            codes = stats["refused_codes"]
+                            codes[message.get("code")] = codes.get(message.get("code"), 0) + 1
                             pending = None
                     elif message["type"] == "event":
-                        if message["version"] >= need > version:  # our action's event: timed
-                            stats["times"].append(time.perf_counter() - sent_at)
                         version = message["version"]
                         view, to_act = message.get("view") or view, message["to_act"]
                     elif message["type"] == "hello":
@@ -187,6 +200,9 @@ async def player(
                             message["table"]["to_act"],
                         )
                         version = message["version"]
+                    if timing and version >= need:  # acknowledged and its event seen: timed
+                        stats["times"].append(time.perf_counter() - sent_at)
+                        timing = False
                 while pending is not None:  # the last action's ack may follow the final event
                     message = json.loads(await asyncio.wait_for(ws.recv(), 10))
                     if message.get("id") == pending[0]:
@@ -214,6 +230,7 @@ def client_process(
         "sent": 0,
         "acked": 0,
         "refused": 0,
+        "refused_codes": {},
         "finished": 0,
         "reconnects": 0,
         "times": [],
@@ -483,6 +500,12 @@ def report(
         f"({total['acked'] / wall:.0f}/s); refused {total['refused']}; "
         f"lost {total['sent'] - total['acked'] - total['refused']}"
     )
+    codes: dict[str, int] = {}
+    for r in results:
+        for code, count in r["refused_codes"].items():
+            codes[code] = codes.get(code, 0) + count
+    if codes:
+        print("refused, by code: " + ", ".join(f"{c} {n}" for c, n in sorted(codes.items())))
     print(f"all {2 * args.tables} players connected in {connected_in:.1f} s, then played")
     print(
         f"players who finished their game: {total['finished']} of {2 * args.tables}; "
@@ -490,7 +513,7 @@ def report(
     )
     if times:
         print(
-            f"round trip median {statistics.median(times):.1f} ms, "
+            f"round trip ({len(times)} timed) median {statistics.median(times):.1f} ms, "
             f"p90 {percentile(times, 0.9):.1f} ms, "
             f"p99 {percentile(times, 0.99):.1f} ms, max {max(times):.1f} ms"
         )

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import sqlalchemy
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
@@ -137,6 +138,48 @@ def test_writes_waiting_together_commit_together_and_a_conflict_fails_alone(db: 
         "NoneType",
     ]
     assert [e.version for e in db.call(queries.events_after, "t1", 0)] == [1, 2, 3, 4]
+
+
+def test_a_group_commit_inserts_its_events_in_one_statement(db: Database) -> None:
+    """Hundreds of tables writing at once make one INSERT of their events, not one each
+    (each round trip waited for the interpreter, held by the busy event loop)."""
+    for n in range(20):
+        a_table(db, f"g{n}")
+    inserts: list[bool] = []
+
+    def counted(conn: Any, cursor: Any, statement: str, params: Any, context: Any, many: bool):
+        if statement.startswith("INSERT INTO table_events"):
+            inserts.append(many)
+
+    sqlalchemy.event.listen(db.engine, "before_cursor_execute", counted)
+
+    async def scenario() -> None:
+        await asyncio.gather(
+            *(db.write(queries.append_event, event(f"g{n}", v)) for n in range(20) for v in (1, 2))
+        )
+
+    run_async(scenario())
+    sqlalchemy.event.remove(db.engine, "before_cursor_execute", counted)
+    assert len(inserts) <= 2  # the first write alone, then the 39 that waited for it
+    assert [e.version for e in db.call(queries.events_after, "g7", 0)] == [1, 2]
+
+
+def test_a_new_table_and_its_first_event_are_stored_in_one_transaction(db: Database) -> None:
+    """The table's row goes before its events (which refer to it), though both are queued."""
+
+    user = db.call(queries.create_user, "owner-fresh", None, True, 1.0)
+
+    def create(session: Any) -> None:
+        row = GameTable(
+            id="fresh", game="slide", options={"players": 2}, seed=1, seat_count=2,
+            private=False, invite_token="tok", rated=False, pace="realtime", move_seconds=60,
+            creator_id=user.id, auto_start=False, status="open", created_at=1.0,
+        )  # fmt: skip
+        queries.insert_table(session, row, [])
+        queries.append_event(session, event("fresh", 1))
+
+    db.call(create)
+    assert [e.version for e in db.call(queries.events_after, "fresh", 0)] == [1]
 
 
 def test_stored_actions_with_extra_keys_are_rewritten_so_old_records_replay(db_url: str) -> None:

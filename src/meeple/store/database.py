@@ -19,9 +19,10 @@ from typing import Any, TypeVar
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event
-from sqlalchemy.orm import sessionmaker
+from sqlalchemy.orm import Session, sessionmaker
 
 from meeple import jsontext
+from meeple.store import queries
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 
@@ -81,6 +82,8 @@ class Database:
         self.url = normalise_url(url)
         self.engine = make_engine(self.url)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        event.listen(self.sessions, "before_commit", queries.insert_pending_events)
+        event.listen(self.sessions, "after_rollback", _forget_pending_events)
         workers = 1 if self.engine.dialect.name == "sqlite" else 4
         self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="meeple-db")
         self._waiting: list[tuple[Callable[..., Any], tuple[Any, ...], asyncio.Future[Any]]] = []
@@ -154,3 +157,8 @@ class Database:
         """Stop the query threads and close every connection."""
         self._executor.shutdown(wait=True)
         self.engine.dispose()
+
+
+def _forget_pending_events(session: Session) -> None:
+    """A rolled-back transaction's events are not inserted by the next one."""
+    session.info.pop(queries.PENDING_EVENTS, None)
