@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from meeple.store.sessions import users_of_sessions
 from meeple.web.session_checks import SessionChecks
 
 
@@ -17,9 +18,11 @@ class FakeStore:
         self.open = open_hashes
         self.asked: list[list[str]] = []
 
-    async def run(self, _query: Any, token_hashes: list[str], _now: float) -> set[str]:
+    async def run(self, query: Any, token_hashes: list[str], _now: float) -> Any:
         self.asked.append(token_hashes)
         await asyncio.sleep(0)
+        if query is users_of_sessions:
+            return {h: f"user of {h}" for h in token_hashes if h in self.open}
         return {h for h in token_hashes if h in self.open}
 
 
@@ -59,5 +62,22 @@ def test_a_failed_query_fails_only_its_askers_and_the_next_one_asks_again() -> N
             await checks.still_open("a", 5.0)
         store.run = real_run  # type: ignore[method-assign]
         assert await checks.still_open("a", 5.0) is True
+
+    asyncio.run(scenario())
+
+
+def test_sockets_opening_together_find_their_users_in_one_fresh_query() -> None:
+    """A thousand players reconnecting at once cost one query, and a socket opening after a
+    sign-out is never let in on a verdict from before it (each asks after it came)."""
+    store = FakeStore({f"t{n}" for n in range(1000)})
+    checks = SessionChecks(store, lambda: 0.0)  # type: ignore[arg-type]
+
+    async def scenario() -> None:
+        users = await asyncio.gather(*(checks.user_of(f"t{n}") for n in range(1000)))
+        assert users == [f"user of t{n}" for n in range(1000)] and len(store.asked) == 1
+        store.open.discard("t7")  # signed out
+        assert await checks.user_of("t7") is None and len(store.asked) == 2
+        assert await checks.still_open("t7", 5.0) is False  # the lookup was a verdict too
+        assert await checks.still_open("t8", 5.0) is True and len(store.asked) == 2
 
     asyncio.run(scenario())

@@ -52,6 +52,20 @@ def open_sessions(session: Session, token_hashes: list[str], now: float) -> set[
     return found
 
 
+def users_of_sessions(session: Session, token_hashes: list[str], now: float) -> dict[str, User]:
+    """The users of these sessions that are still open and not expired, by token hash."""
+    found: dict[str, User] = {}
+    for start in range(0, len(token_hashes), _IN_CHUNK):
+        chunk = token_hashes[start : start + _IN_CHUNK]
+        rows = session.execute(
+            select(LoginSession.token_hash, User)
+            .join(User, LoginSession.user_id == User.id)
+            .where(LoginSession.token_hash.in_(chunk), LoginSession.expires_at > now)
+        )
+        found.update({token_hash: user for token_hash, user in rows})
+    return found
+
+
 _IN_CHUNK = 500
 """Hashes per query: well under every engine's limit on bound parameters."""
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Request, WebSocket
+from fastapi import Depends, Request
 
 from meeple.store.models import User
 from meeple.store.sessions import user_of_session
@@ -50,12 +50,6 @@ async def current_user(user: Annotated[User | None, Depends(optional_user)]) -> 
     if user is None:
         raise TableError("sign_in", "sign in (or play as a guest) first")
     return user
-
-
-async def websocket_user(websocket: WebSocket) -> User | None:
-    """The user of a WebSocket's session cookie, or ``None`` (a spectator)."""
-    services: Services = websocket.app.state.services
-    return await user_from_cookie(services, websocket.cookies.get(SESSION_COOKIE))
 
 
 OptionalUser = Annotated[User | None, Depends(optional_user)]

@@ -23,7 +23,7 @@ from meeple.tables.access import is_member, may_reach
 from meeple.tables.errors import TableError
 from meeple.tables.manager import LOBBY_CHANNEL
 from meeple.tables.table import Table, channel
-from meeple.web.deps import session_of_cookie, websocket_user
+from meeple.web.deps import session_of_cookie
 from meeple.web.inputs import BadInput, loads_strict
 from meeple.web.protocol import (
     Action,
@@ -55,12 +55,20 @@ SESSION_RECHECK_S = 5.0
 class TableConnection:
     """One client's connection to one table: what it has been sent, what it may see."""
 
-    def __init__(self, websocket: WebSocket, services: Services, table: Table, user: User | None):
+    def __init__(
+        self,
+        websocket: WebSocket,
+        services: Services,
+        table: Table,
+        user: User | None,
+        session: str | None,
+    ):
+        """``session``: the token hash of the session that ``user`` was found by."""
         self.websocket, self.services, self.table, self.user = websocket, services, table, user
         self.sent_version = 0
         self.sent_presence: tuple[int, list[int]] | None = None
         self._session_checked_at = time.monotonic()
-        self._session = session_of_cookie(services, websocket.cookies.get(SESSION_COOKIE))
+        self._session = session
         self._send_lock = asyncio.Lock()
         # One stream of table messages at a time (hello, resume, events), so a
         # resend asked for with "sync" never interleaves with live events.
@@ -266,7 +274,9 @@ async def table_socket(
 ) -> None:
     """Play or watch one table: hello (or the missed events), then one message per event."""
     services: Services = websocket.app.state.services
-    user = await websocket_user(websocket)
+    session = session_of_cookie(services, websocket.cookies.get(SESSION_COOKIE))
+    # Asked together with the other sockets opening now (a server's players reconnecting).
+    user = None if session is None else await services.session_checks.user_of(session)
     await websocket.accept()
     if not same_origin(websocket):
         await websocket.close(POLICY_VIOLATION, "connect from this site's own pages")
@@ -280,7 +290,7 @@ async def table_socket(
         await websocket.close(POLICY_VIOLATION, "there is no such table")
         return
     subscription = await services.bus.subscribe(channel(table_id))
-    connection = TableConnection(websocket, services, table, user)
+    connection = TableConnection(websocket, services, table, user, session)
     first_here = not table.viewers
     table.viewers[id(connection)] = None if user is None else user.id
     await services.bus.publish(
