@@ -25,8 +25,12 @@ from test_server_restart import RemoteServer, ServeProcess, client_of
 
 from meeple.games.base import GameRecord, replay
 from meeple.store import queries
+from meeple.store.database import Database
+from meeple.store.models import GameTable
 from meeple.tables.errors import TableError
+from meeple.tables.log import Snapshot, advance, apply_action
 from meeple.tables.owners import OWNER_PREFIX
+from meeple.tables.persist import event_from_row
 
 
 def count_bot_calls(server: LiveServer) -> list[str]:
@@ -184,6 +188,66 @@ def test_the_owner_is_killed_and_another_server_finishes_the_game(
         assert [e["version"] for e in events] == list(range(1, len(events) + 1))
         assert sum(e["kind"] == "action" for e in events) == len(record.actions)
         assert taken_over < 20, taken_over
+    finally:
+        for s in sockets:
+            s.close()
+        west.stop()
+        if east.process.poll() is None:
+            east.kill()
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+def test_an_event_the_dead_owner_stored_but_never_announced_reaches_players_elsewhere(
+    tmp_path: Path, pg_url: str
+) -> None:
+    """The owner commits an event and dies before announcing it: the server taking the
+    table over folds it from the store and sends it to its own connections too (a player
+    there waited for it forever, and the table stalled)."""
+    redis_url = require_redis()
+    settings = {"MEEPLE_DB": pg_url, "MEEPLE_REDIS": redis_url, "MEEPLE_LEASE_S": "3"}
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    east = ServeProcess(tmp_path / "a", free_port(), settings)
+    west = ServeProcess(tmp_path / "b", free_port(), settings)
+    sockets: list[Socket] = []
+    try:
+        creator = client_of(RemoteServer(east.url), "alice")
+        user_id = creator.guest()["id"]
+        spec = {"game": "slide", "seats": 2, "move_seconds": 3600}
+        table_id = creator.create_table(**spec)["table"]["id"]
+        bob = client_of(RemoteServer(east.url), "bob")
+        bob.guest()
+        bob.post(f"/api/tables/{table_id}/join", {})
+        creator.post(f"/api/tables/{table_id}/start")
+        # Both players on the other server; nobody but them moves (no bot, an hour's clock).
+        alice_west = client_of(RemoteServer(west.url), "alice", creator.http.cookies)
+        bob_west = client_of(RemoteServer(west.url), "bob", bob.http.cookies)
+        sock, other = alice_west.connect(table_id), bob_west.connect(table_id)
+        sockets += [sock, other]
+        sock.recv()
+        other.recv()
+        play_out(
+            {0: sock, 1: other}, "slide", stop=lambda: sock.version >= 10 and sock.to_act == [0]
+        )
+        version, game, store = sock.version, GAMES["slide"], Database(pg_url)
+        stored = store.call(queries.events_after, table_id, 0)
+        table = store.call(lambda session: session.get(GameTable, table_id))
+        snap = Snapshot()
+        for stored_event in stored:  # the position now, as the owner holds it
+            snap = advance(game, table.options, table.seed, snap, event_from_row(stored_event))
+        assert sock.view is not None and snap.version == version
+        applied = apply_action(game, snap.state, 0, brain("slide", 7)(sock.view, 0))
+        data = {"action": applied.action, "by": "player", "events": applied.events}
+        row = {"table_id": table_id, "version": version + 1, "kind": "action", "seat": 0,
+               "user_id": user_id, "client_id": "stored-then-died", "data": data,
+               "at": time.time()}  # fmt: skip
+        store.call(queries.append_event, row)  # as the owner would, just before it dies
+        store.close()
+        east.kill()
+        other.wait_version(version + 1, timeout=30)  # and bob, whose turn it may be, plays on
+        play_out({0: sock, 1: other}, "slide")
+        assert alice_west.get(f"/api/tables/{table_id}")["table"]["status"] == "finished"
     finally:
         for s in sockets:
             s.close()

@@ -286,11 +286,22 @@ class Table:
         self.events.append(event)
         if client_id is not None and user_id is not None:
             self.client_ids[(user_id, client_id)] = event.version
+        await self._announce(event)
+        return event
+
+    async def _announce(self, event: LogEvent) -> None:
         # Other servers fold the whole event from the announcement instead of reading the store.
         await self.ctx.bus.publish(
             channel(self.info.id), {**event.public(), "stored": event.stored()}
         )
-        return event
+
+    async def announce_folded(self, after: int) -> None:
+        """Announce again the events after version ``after`` that this copy folded from the
+        store (a take-over): their writer may have died between storing and announcing them,
+        and connections, here as elsewhere, send their clients only what is announced.
+        A repeated announcement changes nothing anywhere."""
+        for event in self.events[after:]:
+            await self._announce(event)
 
     # ----- requests from players -----------------------------------------
 
