@@ -244,6 +244,9 @@ def test_an_event_the_dead_owner_stored_but_never_announced_reaches_players_else
                "at": time.time()}  # fmt: skip
         store.call(queries.append_event, row)  # as the owner would, just before it dies
         store.close()
+        # A request on the other server reads the stored event before any take-over (as
+        # the dead server's players reconnecting there do); its connections must hear of it.
+        assert alice_west.get(f"/api/tables/{table_id}")["table"]["version"] == version + 1
         east.kill()
         other.wait_version(version + 1, timeout=30)  # and bob, whose turn it may be, plays on
         play_out({0: sock, 1: other}, "slide")

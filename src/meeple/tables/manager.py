@@ -151,12 +151,12 @@ class TableManager:
             if table.owned:
                 return True  # another request ran it meanwhile
             table.owned = True
-            before = table.snap.version
             if stored is None:
                 await table._catch_up_locked()
             else:
+                before = table.snap.version
                 table.fold_stored_locked(stored)
-            await table.announce_folded(before)
+                await table.announce_folded(before)
         for _attempt in range(3):
             try:
                 await table.resume()

@@ -164,8 +164,10 @@ class Table:
                 await self._catch_up_locked()
 
     async def _catch_up_locked(self) -> None:
-        rows = await self.ctx.db.run(queries.events_after, self.info.id, self.snap.version)
+        before = self.snap.version
+        rows = await self.ctx.db.run(queries.events_after, self.info.id, before)
         self.fold_stored_locked(rows)
+        await self.announce_folded(before)
 
     def fold_stored_locked(self, rows: Sequence[TableEvent]) -> None:
         """Fold the stored events newer than this copy (the caller holds :attr:`lock`)."""
@@ -297,9 +299,9 @@ class Table:
 
     async def announce_folded(self, after: int) -> None:
         """Announce again the events after version ``after`` that this copy folded from the
-        store (a take-over): their writer may have died between storing and announcing them,
-        and connections, here as elsewhere, send their clients only what is announced.
-        A repeated announcement changes nothing anywhere."""
+        store (a catch-up, a take-over): their writer may have died between storing and
+        announcing them, and connections, here as elsewhere, send their clients only what
+        is announced. A repeated announcement changes nothing anywhere."""
         for event in self.events[after:]:
             await self._announce(event)
 
