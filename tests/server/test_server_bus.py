@@ -157,3 +157,19 @@ def test_a_publish_fails_with_the_error_when_redis_cannot_take_it() -> None:
         await bus.close()
 
     run_async(scenario())
+
+
+@pytest.mark.redis
+def test_closing_the_bus_fails_the_publishers_still_waiting() -> None:
+    """A server stopping never leaves a coroutine waiting forever on a message never sent."""
+    require_redis()
+
+    async def scenario() -> None:
+        bus = RedisBus(REDIS_URL)
+        waiting = asyncio.create_task(bus.publish("table:z", {"version": 1}))
+        await asyncio.sleep(0)  # queued, its batch not sent yet
+        await bus.close()
+        with pytest.raises(ConnectionError):
+            await asyncio.wait_for(waiting, 5)
+
+    run_async(scenario())

@@ -164,6 +164,8 @@ class RedisBus:
             self._sender.cancel()
             with contextlib.suppress(BaseException):
                 await self._sender
+        _settle(self._outbox, ConnectionError("the bus is closed"))  # a sender never started
+        self._outbox = []
         if self._reader is not None:
             self._reader.cancel()
             with contextlib.suppress(BaseException):
