@@ -92,7 +92,7 @@ def usage(pid: int) -> tuple[float, float]:
     return cpu, rss
 
 
-PLAIN_HTTP = ssl.create_default_context()
+SHARED_TLS = ssl.create_default_context()
 """One TLS context for every client (the servers speak plain HTTP): making one for each of
 thousands of clients was most of the time it took to open the tables."""
 
@@ -104,8 +104,8 @@ async def open_table(
     ``bot``); each guest seat's (server, cookie)."""
     home, other = bases[n % len(bases)], bases[(n + 1) % len(bases)]
     async with (
-        httpx.AsyncClient(base_url=home, verify=PLAIN_HTTP) as host,
-        httpx.AsyncClient(base_url=other, verify=PLAIN_HTTP) as guest2,
+        httpx.AsyncClient(base_url=home, verify=SHARED_TLS) as host,
+        httpx.AsyncClient(base_url=other, verify=SHARED_TLS) as guest2,
     ):
         cookies = [await guest(host), await guest(guest2)]
         # The longest real-time clock: opening 1,000 tables takes longer than the default

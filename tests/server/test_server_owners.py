@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +33,29 @@ from meeple.tables.errors import TableError
 from meeple.tables.log import Snapshot, advance, apply_action
 from meeple.tables.owners import OWNER_PREFIX
 from meeple.tables.persist import event_from_row
+
+
+@contextmanager
+def east_and_west(
+    tmp_path: Path, pg_url: str
+) -> Iterator[tuple[ServeProcess, ServeProcess, list[Socket]]]:
+    """Two ``meeple serve`` processes sharing PostgreSQL and Redis, with 3 s leases, and a
+    list for the test's sockets: all closed (the east one killed if alive) at the end."""
+    redis_url = require_redis()
+    settings = {"MEEPLE_DB": pg_url, "MEEPLE_REDIS": redis_url, "MEEPLE_LEASE_S": "3"}
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    east = ServeProcess(tmp_path / "a", free_port(), settings)
+    west = ServeProcess(tmp_path / "b", free_port(), settings)
+    sockets: list[Socket] = []
+    try:
+        yield east, west, sockets
+    finally:
+        for s in sockets:
+            s.close()
+        west.stop()
+        if east.process.poll() is None:
+            east.kill()
 
 
 def count_bot_calls(server: LiveServer) -> list[str]:
@@ -153,14 +178,7 @@ def test_deadlines_seen_on_another_server_are_the_owners(
 def test_the_owner_is_killed_and_another_server_finishes_the_game(
     tmp_path: Path, pg_url: str
 ) -> None:
-    redis_url = require_redis()
-    settings = {"MEEPLE_DB": pg_url, "MEEPLE_REDIS": redis_url, "MEEPLE_LEASE_S": "3"}
-    (tmp_path / "a").mkdir()
-    (tmp_path / "b").mkdir()
-    east = ServeProcess(tmp_path / "a", free_port(), settings)
-    west = ServeProcess(tmp_path / "b", free_port(), settings)
-    sockets: list[Socket] = []
-    try:
+    with east_and_west(tmp_path, pg_url) as (east, west, sockets):
         creator = client_of(RemoteServer(east.url), "alice")
         creator.guest()
         table_id = creator.create_table(
@@ -188,12 +206,6 @@ def test_the_owner_is_killed_and_another_server_finishes_the_game(
         assert [e["version"] for e in events] == list(range(1, len(events) + 1))
         assert sum(e["kind"] == "action" for e in events) == len(record.actions)
         assert taken_over < 20, taken_over
-    finally:
-        for s in sockets:
-            s.close()
-        west.stop()
-        if east.process.poll() is None:
-            east.kill()
 
 
 @pytest.mark.postgres
@@ -204,14 +216,7 @@ def test_an_event_the_dead_owner_stored_but_never_announced_reaches_players_else
     """The owner commits an event and dies before announcing it: the server taking the
     table over folds it from the store and sends it to its own connections too (a player
     there waited for it forever, and the table stalled)."""
-    redis_url = require_redis()
-    settings = {"MEEPLE_DB": pg_url, "MEEPLE_REDIS": redis_url, "MEEPLE_LEASE_S": "3"}
-    (tmp_path / "a").mkdir()
-    (tmp_path / "b").mkdir()
-    east = ServeProcess(tmp_path / "a", free_port(), settings)
-    west = ServeProcess(tmp_path / "b", free_port(), settings)
-    sockets: list[Socket] = []
-    try:
+    with east_and_west(tmp_path, pg_url) as (east, west, sockets):
         creator = client_of(RemoteServer(east.url), "alice")
         user_id = creator.guest()["id"]
         spec = {"game": "slide", "seats": 2, "move_seconds": 3600}
@@ -251,12 +256,6 @@ def test_an_event_the_dead_owner_stored_but_never_announced_reaches_players_else
         other.wait_version(version + 1, timeout=30)  # and bob, whose turn it may be, plays on
         play_out({0: sock, 1: other}, "slide")
         assert alice_west.get(f"/api/tables/{table_id}")["table"]["status"] == "finished"
-    finally:
-        for s in sockets:
-            s.close()
-        west.stop()
-        if east.process.poll() is None:
-            east.kill()
 
 
 @pytest.mark.postgres
