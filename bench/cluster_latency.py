@@ -213,7 +213,7 @@ async def player(
         except (ConnectionClosed, OSError, TimeoutError):
             stats["reconnects"] += 1
             server += 1
-            await asyncio.sleep(0.2)
+            await asyncio.sleep(0.5 * random.uniform(0.5, 1.5))  # as the browser's first retry
 
 
 def client_process(

@@ -64,7 +64,7 @@ class Settings(BaseSettings):
         " people see it think; 0 in tests",
     )
     lease_s: float = Field(
-        3.0,
+        2.0,
         gt=0.2,
         le=60,
         description="with several servers, how long a table's owner keeps it without renewing;"

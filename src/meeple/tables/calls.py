@@ -114,9 +114,21 @@ class CallRouter:
                 future.set_exception(CallTimeout())
 
     async def call(
-        self, owner: str, table_id: str, op: str, arguments: dict[str, Any], timeout: float
+        self,
+        owner: str,
+        table_id: str,
+        op: str,
+        arguments: dict[str, Any],
+        timeout: float,
+        still_owner: Callable[[], Awaitable[bool]] | None = None,
+        check_every: float = 0.5,
     ) -> Any:
-        """Run ``op`` on ``owner``'s copy of the table; its result, or its refusal raised."""
+        """Run ``op`` on ``owner``'s copy of the table; its result, or its refusal raised.
+
+        While no answer has come, ``still_owner`` is asked every ``check_every`` seconds:
+        once ``owner`` no longer holds the table (it died and its lease ran out), the call
+        fails with :class:`CallTimeout` at once rather than at ``timeout``.
+        """
         call_id = uuid.uuid4().hex
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending[call_id] = future
@@ -132,10 +144,7 @@ class CallRouter:
                     "args": arguments,
                 },
             )
-            try:
-                reply = await asyncio.wait_for(future, timeout)
-            except TimeoutError as exc:
-                raise CallTimeout() from exc
+            reply = await self._answer_to(future, timeout, still_owner, check_every)
         finally:
             self._pending.pop(call_id, None)
         if reply.get("not_owner"):
@@ -143,6 +152,24 @@ class CallRouter:
         if "error" in reply:
             raise error_from_json(reply["error"])
         return reply.get("result")
+
+    @staticmethod
+    async def _answer_to(
+        future: asyncio.Future[dict[str, Any]],
+        timeout: float,
+        still_owner: Callable[[], Awaitable[bool]] | None,
+        check_every: float,
+    ) -> dict[str, Any]:
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + timeout
+        while True:
+            left = give_up - loop.time()
+            wait = left if still_owner is None else min(left, check_every)
+            try:
+                return await asyncio.wait_for(asyncio.shield(future), max(wait, 0))
+            except TimeoutError:
+                if loop.time() >= give_up or (still_owner is not None and not await still_owner()):
+                    raise CallTimeout() from None
 
     async def _serve(self) -> None:
         assert self._subscription is not None

@@ -42,7 +42,10 @@ export class TableConnection {
         return;
       }
       this.handlers.online(false);
-      const delay = RETRY_MS[Math.min(this.attempt, RETRY_MS.length - 1)];
+      // Spread over half to one and a half times the step: when a server dies, its players
+      // come back to the others over a second, not all in the same instant.
+      const step = RETRY_MS[Math.min(this.attempt, RETRY_MS.length - 1)];
+      const delay = step * (0.5 + Math.random());
       this.attempt += 1;
       this.timer = setTimeout(() => this.start(), delay);
     };
