@@ -98,11 +98,13 @@ thousands of clients was most of the time it took to open the tables."""
 
 
 async def open_table(
-    bases: list[str], n: int, bot: str | None = None
+    bases: list[str], n: int, bot: str | None = None, at_owner: bool = False
 ) -> tuple[str, list[tuple[str, str]]]:
-    """A started Slide table opened on server n % S, two guests (and a bot in a third seat if
-    ``bot``); each guest seat's (server, cookie)."""
-    home, other = bases[n % len(bases)], bases[(n + 1) % len(bases)]
+    """A started Slide table opened on server n % S (which owns it), two guests (and a bot in a
+    third seat if ``bot``); each guest seat's (server, cookie). The second guest is on the next
+    server, or with ``at_owner`` on the owner too."""
+    home = bases[n % len(bases)]
+    other = home if at_owner else bases[(n + 1) % len(bases)]
     async with (
         httpx.AsyncClient(base_url=home, verify=SHARED_TLS) as host,
         httpx.AsyncClient(base_url=other, verify=SHARED_TLS) as guest2,
@@ -293,6 +295,13 @@ def main() -> None:
     parser.add_argument("--kill-at", type=float, help="SIGKILL server 0 this many seconds in")
     parser.add_argument("--bot", help="a bot of this level in a third seat of every table")
     parser.add_argument(
+        "--players-at",
+        choices=["spread", "owner"],
+        default="spread",
+        help="spread: a table's two players on two servers (half of the actions forwarded);"
+        " owner: both on the table's owner (what telling clients where to connect would give)",
+    )
+    parser.add_argument(
         "--profile",
         metavar="DIR",
         help="py-spy each server for 20 s from 10 s into the play, or from the kill with"
@@ -322,7 +331,9 @@ def main() -> None:
             servers.append(start_server(home, port, db, settings))
         bases = [f"http://127.0.0.1:{port}" for port in ports]
         try:
-            opened = asyncio.run(_open_all(bases, args.tables, args.bot))
+            opened = asyncio.run(
+                _open_all(bases, args.tables, args.bot, args.players_at == "owner")
+            )
             before = [usage(s.pid) for s in servers]
             killed_ids: list[str] = []
             if args.kill_at is not None:
@@ -464,14 +475,14 @@ async def _bot_games(base: str, count: int) -> None:
 
 
 async def _open_all(
-    bases: list[str], tables: int, bot: str | None
+    bases: list[str], tables: int, bot: str | None, at_owner: bool = False
 ) -> list[tuple[str, list[tuple[str, str]]]]:
     """Open the tables, a few at a time."""
     gate = asyncio.Semaphore(20)
 
     async def one(n: int) -> tuple[str, list[tuple[str, str]]]:
         async with gate:
-            return await open_table(bases, n, bot)
+            return await open_table(bases, n, bot, at_owner)
 
     return list(await asyncio.gather(*(one(n) for n in range(tables))))
 
@@ -494,6 +505,7 @@ def report(
     print(
         f"servers: {args.servers}, tables: {args.tables} (two players each), think {args.think} s, "
         f"client processes: {args.clients}"
+        + (f", players: {args.players_at}" if args.servers > 1 else "")
     )
     print(
         f"actions acknowledged: {total['acked']} of {total['sent']} sent in {wall:.1f} s "

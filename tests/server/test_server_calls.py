@@ -72,3 +72,44 @@ def test_a_slow_owner_still_holding_the_lease_is_waited_for() -> None:
     result, checks = asyncio.run(scenario())
     assert result == "done"
     assert checks >= 3  # it looked at the lease while it waited, and kept waiting
+
+
+@pytest.mark.redis
+def test_callers_waiting_on_one_server_share_one_look_at_its_leases() -> None:
+    """A thousand calls waiting on a dead server ask Redis about it a few times a second, not
+    once each; once its leases run out they all hear it."""
+    import redis.asyncio as aioredis
+    from server_harness import require_redis, run_async
+
+    from meeple.tables.owners import LOOK_AGAIN_S, RedisLeases
+
+    url = require_redis()
+
+    async def scenario() -> tuple[list[bool], list[bool], int]:
+        client = aioredis.Redis.from_url(url)
+        owner = RedisLeases(client, 0.5, url)
+        caller = RedisLeases(client, 0.5, url)
+        tables = [f"look-test-{time.time_ns()}-{n}" for n in range(1000)]
+        looks = 0
+        real_owner_of = caller.owner_of
+
+        async def counted_owner_of(table_id: str) -> str | None:
+            nonlocal looks
+            looks += 1
+            return await real_owner_of(table_id)
+
+        caller.owner_of = counted_owner_of  # type: ignore[method-assign]
+        try:
+            assert await owner.acquire_many(tables) == tables
+            alive = await asyncio.gather(*(caller.still_holds(owner.server_id, t) for t in tables))
+            owner.close()  # it dies: nothing renews its leases
+            await asyncio.sleep(0.5 + LOOK_AGAIN_S)
+            dead = await asyncio.gather(*(caller.still_holds(owner.server_id, t) for t in tables))
+            return alive, dead, looks
+        finally:
+            caller.close()
+            await client.aclose()
+
+    alive, dead, looks = run_async(scenario())
+    assert all(alive) and not any(dead)
+    assert looks == 2

@@ -257,7 +257,7 @@ class TableManager:
                     await asyncio.sleep(0.05)
                 continue
             self._owners_seen[table_id] = owner
-            still_owner = functools.partial(self._holds_lease, owner, table_id)
+            still_owner = functools.partial(self.ownership.still_holds, owner, table_id)
             try:
                 return await self.calls.call(
                     owner, table_id, op, arguments, timeout=2.0, still_owner=still_owner
@@ -270,14 +270,6 @@ class TableManager:
                 self._owners_seen.pop(table_id, None)
             if time.monotonic() > give_up:
                 raise TableError("unavailable", "the table's server does not answer; try again")
-
-    async def _holds_lease(self, server_id: str, table_id: str) -> bool:
-        """Whether ``server_id`` still holds the table's lease (yes, if Redis cannot say)."""
-        try:
-            return await self.ownership.owner_of(table_id) == server_id
-        except Exception:
-            log.warning("could not look up the owner of table %s", table_id, exc_info=True)
-            return True
 
     async def get(self, table_id: str) -> Table:
         """The table with this id, loaded from the store if needed; ``TableError`` if none.

@@ -20,6 +20,7 @@ A single server (no Redis) owns every table: :class:`SoleOwner`.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 import time
@@ -62,6 +63,8 @@ return held
 """
 RENEW_CHUNK = 500
 """Leases renewed per script call (a call blocks Redis while it runs)."""
+LOOK_AGAIN_S = 0.5
+"""How often :meth:`RedisLeases.still_holds` asks Redis again about one server."""
 ALIVE_LEASES = 4
 """The keeper renews while the event loop spoke to it within this many lease times."""
 log = logging.getLogger(__name__)
@@ -94,6 +97,11 @@ class Ownership(Protocol):
 
     async def owner_of(self, table_id: str) -> str | None:
         """The server holding the table's lease, if any."""
+        ...
+
+    async def still_holds(self, server_id: str, table_id: str) -> bool:
+        """Whether ``server_id`` still holds the table's lease, for a caller waiting on it;
+        cheap enough to ask often (answers may be a fraction of a second old)."""
         ...
 
     async def renew(self, table_ids: list[str]) -> set[str]:
@@ -137,6 +145,10 @@ class SoleOwner:
         """This server."""
         return self.server_id
 
+    async def still_holds(self, server_id: str, table_id: str) -> bool:
+        """Whether it is this server."""
+        return server_id == self.server_id
+
     async def renew(self, table_ids: list[str]) -> set[str]:
         """Nothing is ever lost."""
         return set()
@@ -167,6 +179,8 @@ class RedisLeases:
         self.lease_ms = int(lease_s * 1000)
         self.keeper = LeaseKeeper(url, self.server_id, lease_s)
         """Renews the leases off the event loop."""
+        self._looks: dict[str, tuple[float, asyncio.Future[bool]]] = {}
+        """Per server: when :meth:`still_holds` last asked Redis about it, and the answer."""
 
     async def acquire(self, table_id: str) -> bool:
         """``SET NX PX``: the first server to ask gets it (never a server that cannot keep
@@ -201,6 +215,30 @@ class RedisLeases:
         """The value of the lease key."""
         value = await self.redis.get(OWNER_PREFIX + table_id)
         return value.decode() if isinstance(value, bytes) else value
+
+    async def still_holds(self, server_id: str, table_id: str) -> bool:
+        """One look at the lease per server every :data:`LOOK_AGAIN_S`, shared by every caller.
+
+        A server's leases are renewed together and run out together, so one of its tables
+        answers for all of them: a thousand calls waiting on a dead server make two Redis
+        round trips a second, not two thousand. A server that lost just one table
+        answers its callers ``not_owner`` itself. If Redis cannot say, yes.
+        """
+        now = time.monotonic()
+        look = self._looks.get(server_id)
+        if look is None or now - look[0] >= LOOK_AGAIN_S:
+            if len(self._looks) > 64:  # servers that came and went
+                self._looks = {k: v for k, v in self._looks.items() if now - v[0] < 60}
+            look = (now, asyncio.ensure_future(self._holds(server_id, table_id)))
+            self._looks[server_id] = look
+        return await asyncio.shield(look[1])
+
+    async def _holds(self, server_id: str, table_id: str) -> bool:
+        try:
+            return await self.owner_of(table_id) == server_id
+        except Exception:
+            log.warning("could not look up the owner of table %s", table_id, exc_info=True)
+            return True
 
     async def renew(self, table_ids: list[str]) -> set[str]:
         """Hand the keeper the leases to keep; the ids it found lost since the last call."""
