@@ -135,19 +135,23 @@ async def player(
     stats: dict[str, Any],
     all_connected: asyncio.Event,
     connected: Any,
+    follow: bool = False,
 ) -> None:
     """Play one seat to the end; reconnect to another server if its own goes away.
 
     The first action waits until every player of the run is connected
-    (``all_connected``; ``connected()`` says this one is)."""
+    (``all_connected``; ``connected()`` says this one is). With ``follow`` the player
+    moves to its table's owner when a server tells it where that is (``owner``), and back
+    to its own list of servers if that connection fails, as the browser does."""
     bot = get_bot("slide", "random", seed)
     pause = random.Random(seed)
     order = [home] + [b for b in bases if b != home]
     version, pending, sent_at, server, need = 0, None, 0.0, 0, 0
     timing = False  # an action acknowledged whose event has not come yet
+    owner_url: str | None = None  # where a server said the table's owner is
     while True:
         base = order[server % len(order)]
-        url = f"ws{base.removeprefix('http')}/ws/tables/{table_id}"
+        url = owner_url or f"ws{base.removeprefix('http')}/ws/tables/{table_id}"
         if version:
             url += f"?since={version}"
         try:
@@ -195,6 +199,9 @@ async def player(
                     elif message["type"] == "event":
                         version = message["version"]
                         view, to_act = message.get("view") or view, message["to_act"]
+                    elif message["type"] == "owner" and follow and owner_url is None:
+                        owner_url = message["url"]
+                        raise MovedToOwner()
                     elif message["type"] == "hello":
                         seat, view, to_act = (
                             message["seat"],
@@ -204,6 +211,7 @@ async def player(
                         version = message["version"]
                     if timing and version >= need:  # acknowledged and its event seen: timed
                         stats["times"].append(time.perf_counter() - sent_at)
+                        stats["sent_at"].append(time.time() - (time.perf_counter() - sent_at))
                         timing = False
                 while pending is not None:  # the last action's ack may follow the final event
                     message = json.loads(await asyncio.wait_for(ws.recv(), 10))
@@ -212,10 +220,17 @@ async def player(
                         pending = None
                 stats["finished"] += 1
                 return
+        except MovedToOwner:
+            stats["moved"] += 1
         except (ConnectionClosed, OSError, TimeoutError):
             stats["reconnects"] += 1
+            owner_url = None
             server += 1
             await asyncio.sleep(0.5 * random.uniform(0.5, 1.5))  # as the browser's first retry
+
+
+class MovedToOwner(Exception):
+    """A server told the player where its table's owner is: reconnect there."""
 
 
 def client_process(
@@ -225,6 +240,7 @@ def client_process(
     first_seed: int,
     out: Any,
     barrier: Any,
+    follow: bool = False,
 ) -> None:
     """One client process: connect its share of the players, wait at ``barrier`` for the other
     processes' players, play, put its figures on ``out``."""
@@ -235,7 +251,9 @@ def client_process(
         "refused_codes": {},
         "finished": 0,
         "reconnects": 0,
+        "moved": 0,
         "times": [],
+        "sent_at": [],
         "acks": {},
     }
 
@@ -263,6 +281,7 @@ def client_process(
                     stats,
                     all_connected,
                     connected,
+                    follow,
                 )
                 for n, (table_id, seats) in enumerate(tables)
                 for seat, (home, cookie) in enumerate(seats)
@@ -296,10 +315,11 @@ def main() -> None:
     parser.add_argument("--bot", help="a bot of this level in a third seat of every table")
     parser.add_argument(
         "--players-at",
-        choices=["spread", "owner"],
+        choices=["spread", "owner", "follow"],
         default="spread",
         help="spread: a table's two players on two servers (half of the actions forwarded);"
-        " owner: both on the table's owner (what telling clients where to connect would give)",
+        " owner: both on the table's owner; follow: spread, and a player moves to the owner"
+        " when its server says where that is (the servers' MEEPLE_PUBLIC_URL)",
     )
     parser.add_argument(
         "--profile",
@@ -328,7 +348,8 @@ def main() -> None:
         for n, port in enumerate(ports):
             home = Path(folder) / str(n)
             home.mkdir()
-            servers.append(start_server(home, port, db, settings))
+            public = {"MEEPLE_PUBLIC_URL": f"http://127.0.0.1:{port}"}
+            servers.append(start_server(home, port, db, {**settings, **public}))
         bases = [f"http://127.0.0.1:{port}" for port in ports]
         try:
             opened = asyncio.run(
@@ -345,7 +366,16 @@ def main() -> None:
             shares = [opened[k :: args.clients] for k in range(args.clients)]
             clients = [
                 spawn.Process(
-                    target=client_process, args=(bases, share, args.think, 1000 * k, out, barrier)
+                    target=client_process,
+                    args=(
+                        bases,
+                        share,
+                        args.think,
+                        1000 * k,
+                        out,
+                        barrier,
+                        args.players_at == "follow",
+                    ),
                 )
                 for k, share in enumerate(shares)
             ]
@@ -354,7 +384,7 @@ def main() -> None:
             for c in clients:
                 c.start()
             barrier.wait()
-            started = time.perf_counter()
+            started, started_wall = time.perf_counter(), time.time()
             connected_in = started - connecting
             print(f"connected in {connected_in:.1f} s; playing", file=sys.stderr, flush=True)
             profilers = []
@@ -399,6 +429,7 @@ def main() -> None:
                     s.terminate()
                     s.wait(timeout=30)
     report(args, results, wall, before, after, takeover, connected_in)
+    report_settled(results, started_wall + 20)
     if args.kill_at is not None:
         report_resumed(results, killed_ids, killed_at)
     if args.profile:
@@ -500,7 +531,7 @@ def report(
     times = [t * 1000 for r in results for t in r["times"]]
     total = {
         k: sum(r[k] for r in results)
-        for k in ("sent", "acked", "refused", "finished", "reconnects")
+        for k in ("sent", "acked", "refused", "finished", "reconnects", "moved")
     }
     print(
         f"servers: {args.servers}, tables: {args.tables} (two players each), think {args.think} s, "
@@ -521,7 +552,7 @@ def report(
     print(f"all {2 * args.tables} players connected in {connected_in:.1f} s, then played")
     print(
         f"players who finished their game: {total['finished']} of {2 * args.tables}; "
-        f"reconnects: {total['reconnects']}"
+        f"reconnects: {total['reconnects']}; moved to the owner when told: {total['moved']}"
     )
     if times:
         print(
@@ -542,6 +573,23 @@ def report(
         print(
             f"server 0 killed at {args.kill_at:.0f} s; its tables owned by another server after "
             f"{'never' if takeover is None else f'{takeover:.1f} s'}"
+        )
+
+
+def report_settled(results: list[dict[str, Any]], since: float) -> None:
+    """The round trips of the actions sent from ``since`` on: play once every player has
+    connected and (with ``--players-at follow``) moved, without the start's burst."""
+    times = [
+        1000 * t
+        for r in results
+        for t, at in zip(r["times"], r["sent_at"], strict=True)
+        if at >= since
+    ]
+    if times:
+        print(
+            f"round trip from 20 s into the play ({len(times)} timed) median "
+            f"{statistics.median(times):.1f} ms, p90 {percentile(times, 0.9):.1f} ms, "
+            f"p99 {percentile(times, 0.99):.1f} ms, max {max(times):.1f} ms"
         )
 
 

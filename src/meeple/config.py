@@ -14,6 +14,7 @@ import ipaddress
 import os
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -70,6 +71,12 @@ class Settings(BaseSettings):
         description="with several servers, how long a table's owner keeps it without renewing;"
         " a dead owner's tables are taken over within about this",
     )
+    public_url: str | None = Field(
+        None,
+        description="with several servers, the address this server's players can reach it at"
+        " (http(s)://host[:port][/path]); clients of a table it owns are told to connect"
+        " here; default: none, a client stays where it connected",
+    )
     max_message_bytes: int = Field(16384, ge=256)
     chat_max_chars: int = Field(500, ge=1)
     limit_auth: str = Field("10/minute", description="log-in and sign-up tries per address")
@@ -108,6 +115,18 @@ class Settings(BaseSettings):
         if value is not None and not value.startswith(("redis://", "rediss://", "unix://")):
             raise ValueError("must be a redis:// URL")
         return value
+
+    @field_validator("public_url")
+    @classmethod
+    def _public_url(cls, value: str | None) -> str | None:
+        if not value:
+            return None
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise ValueError("must be an http:// or https:// URL with a host")
+        if parts.query or parts.fragment:
+            raise ValueError("must have no query (?) or fragment (#)")
+        return value.rstrip("/")
 
     @field_validator("secret_key")
     @classmethod

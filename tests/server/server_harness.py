@@ -166,11 +166,14 @@ class LiveServer:
         self.clock.advance(seconds)
 
 
-def start_server(settings: Settings, clock_start: float | None = None) -> LiveServer:
-    """Start uvicorn in a thread on a free port; returns once it accepts connections."""
+def start_server(
+    settings: Settings, clock_start: float | None = None, port: int | None = None
+) -> LiveServer:
+    """Start uvicorn in a thread (on ``port``, else a free one); returns once it accepts
+    connections."""
     clock = ManualClock() if clock_start is None else ManualClock(clock_start)
     app = create_app(settings, clock)
-    port = free_port()
+    port = port or free_port()
     options = {**uvicorn_options(settings), "host": "127.0.0.1", "port": port}
     # Test clients keep connections idle for long stretches: a server closing one just as a
     # client reuses it reads as "connection reset" (a race of the test, not of the server).

@@ -74,6 +74,38 @@ def test_a_slow_owner_still_holding_the_lease_is_waited_for() -> None:
     assert checks >= 3  # it looked at the lease while it waited, and kept waiting
 
 
+def test_an_owner_answering_tells_where_its_clients_reach_it_and_a_silent_one_is_forgotten() -> (
+    None
+):
+    async def scenario() -> tuple[dict[str, str], dict[str, str]]:
+        bus = InProcessBus()
+
+        class Table:
+            owned = True
+
+            async def act(self) -> str:
+                return "done"
+
+        async def find(table_id: str) -> Table:
+            return Table()
+
+        owner = CallRouter(bus, "west", find=find, public_url="https://play.example/west")  # type: ignore[arg-type]
+        caller = CallRouter(bus, "east", find=None)  # type: ignore[arg-type]
+        await owner.start()
+        await caller.start()
+        assert await caller.call("west", "t1", "act", {}, timeout=5) == "done"
+        heard = dict(caller.addresses)
+        await owner.stop()  # west dies
+        with pytest.raises(CallTimeout):
+            await caller.call("west", "t1", "act", {}, timeout=0.2)
+        await caller.stop()
+        return heard, caller.addresses
+
+    heard, after = asyncio.run(scenario())
+    assert heard == {"west": "https://play.example/west"}
+    assert after == {}
+
+
 @pytest.mark.redis
 def test_callers_waiting_on_one_server_share_one_look_at_its_leases() -> None:
     """A thousand calls waiting on a dead server ask Redis about it a few times a second, not

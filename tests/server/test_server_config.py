@@ -68,6 +68,9 @@ def test_environment_and_flags(clean_env: Path, monkeypatch: pytest.MonkeyPatch)
     assert load_settings().port == 9001
     assert load_settings(port=9002, host=None).port == 9002
     assert load_settings().db == "postgresql://u@h/db"
+    assert load_settings(public_url="https://play.example/s/2/").public_url == (
+        "https://play.example/s/2"
+    )
 
 
 WRONG = [
@@ -81,6 +84,8 @@ WRONG = [
     ({"MEEPLE_LIMIT_GUESTS": "0/hour"}, {}, "bad setting MEEPLE_LIMIT_GUESTS"),
     ({"MEEPLE_TRUSTED_PROXIES": "10.0.0.1,proxy"}, {}, "bad setting MEEPLE_TRUSTED_PROXIES"),
     ({}, {"port": 0}, "bad setting --port"),
+    ({"MEEPLE_PUBLIC_URL": "play.example"}, {}, "bad setting MEEPLE_PUBLIC_URL: Value error"),
+    ({}, {"public_url": "https://play.example/?s=2"}, "bad setting --public-url"),
 ]
 
 
@@ -89,7 +94,7 @@ def test_a_wrong_setting_is_named_in_one_line(
     clean_env: Path,
     monkeypatch: pytest.MonkeyPatch,
     env: dict[str, str],
-    flags: dict[str, int],
+    flags: dict[str, object],
     message: str,
 ) -> None:
     for key, value in env.items():

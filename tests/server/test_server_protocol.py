@@ -273,3 +273,36 @@ def test_players_see_each_other_come_and_go(server: LiveServer) -> None:
     news = a.recv_until(lambda m: m["type"] == "watchers")
     assert news == {"type": "watchers", "spectators": 0, "present": [0]}
     assert alice.get(f"/api/tables/{table_id}")["table"]["present"] == [0]
+
+
+def test_an_answer_that_finds_the_socket_shut_is_the_client_leaving_not_a_failure(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A client that leaves while its message is being answered (a player following the
+    ``owner`` message with an action in flight) is not logged as a server failure."""
+    import asyncio
+    import logging
+    from types import SimpleNamespace
+
+    from starlette.websockets import WebSocketState
+
+    from meeple.web.sockets import TableConnection
+
+    class ShutSocket:
+        """Starlette's socket once the client has gone: its next send refuses."""
+
+        application_state = WebSocketState.CONNECTED
+
+        async def receive(self) -> dict[str, Any]:
+            return {"type": "websocket.receive", "text": '{"type": "ping"}'}
+
+        async def send_text(self, text: str) -> None:
+            self.application_state = WebSocketState.DISCONNECTED
+            raise RuntimeError('Cannot call "send" once a close message has been sent.')
+
+    services = SimpleNamespace(settings=SimpleNamespace(max_message_bytes=16384))
+    table = SimpleNamespace(info=SimpleNamespace(id="t1"))
+    connection = TableConnection(ShutSocket(), services, table, None, None)  # type: ignore[arg-type]
+    with caplog.at_level(logging.ERROR), pytest.raises(RuntimeError):
+        asyncio.run(connection.read())
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []

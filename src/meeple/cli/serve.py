@@ -29,6 +29,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--port", type=int, help="port to listen on (default 8000)")
     parser.add_argument("--db", help="database URL: sqlite:///FILE or postgresql://...")
     parser.add_argument("--redis", help="redis:// URL, to share tables between servers")
+    parser.add_argument(
+        "--public-url",
+        help="with --redis: the address players reach this server at; the clients of a table"
+        " it owns are told to connect there",
+    )
     parser.add_argument("--data-dir", help="folder for the SQLite file and the secret key")
     parser.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
     parser.set_defaults(func=run)
@@ -99,7 +104,12 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         settings = load_settings(
-            host=args.host, port=args.port, db=args.db, redis=args.redis, data_dir=args.data_dir
+            host=args.host,
+            port=args.port,
+            db=args.db,
+            redis=args.redis,
+            data_dir=args.data_dir,
+            public_url=args.public_url,
         )
     except ConfigError as exc:
         fail(str(exc))

@@ -6,6 +6,8 @@ forwards it (the manager finds the owner, or takes the table over if it has
 none). The owner's :class:`CallRouter` runs the same method there and answers
 on the caller's server channel with the result or the refusal, which the
 caller raises as its own. Arguments and results are JSON (ids, names, actions).
+An owner with a public address (``MEEPLE_PUBLIC_URL``) gives it with each
+answer, so the caller can tell its client where the table runs.
 """
 
 from __future__ import annotations
@@ -87,10 +89,21 @@ def error_from_json(data: dict[str, Any]) -> TableError:
 class CallRouter:
     """This server's end of the calls: it runs calls for tables it owns and gets its replies."""
 
-    def __init__(self, bus: Bus, server_id: str, find: Callable[[str], Awaitable[Table]]) -> None:
+    def __init__(
+        self,
+        bus: Bus,
+        server_id: str,
+        find: Callable[[str], Awaitable[Table]],
+        public_url: str | None = None,
+    ) -> None:
+        """``public_url``: where clients reach this server, told to callers with each answer."""
         self.bus = bus
         self.server_id = server_id
         self.find = find
+        self.public_url = public_url
+        self.addresses: dict[str, str] = {}
+        """Where clients reach each server that answered a call of ours (its last answer's
+        ``url``); dropped when it stops answering."""
         self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._subscription: Subscription | None = None
         self._task: asyncio.Task[None] | None = None
@@ -145,8 +158,13 @@ class CallRouter:
                 },
             )
             reply = await self._answer_to(future, timeout, still_owner, check_every)
+        except CallTimeout:
+            self.addresses.pop(owner, None)
+            raise
         finally:
             self._pending.pop(call_id, None)
+        if reply.get("url"):
+            self.addresses[owner] = reply["url"]
         if reply.get("not_owner"):
             raise NotOwner()
         if "error" in reply:
@@ -191,6 +209,8 @@ class CallRouter:
             if not table.owned:
                 reply["not_owner"] = True
             else:
+                if self.public_url:
+                    reply["url"] = self.public_url
                 method = getattr(table, message["op"])
                 result = await method(**message["args"])
                 reply["result"] = list(result) if isinstance(result, tuple) else result

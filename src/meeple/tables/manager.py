@@ -88,7 +88,7 @@ class TableManager:
         self.ownership: Ownership = SoleOwner()
         if settings.redis is not None and redis is not None:
             self.ownership = RedisLeases(redis, settings.lease_s, settings.redis)
-        self.calls = CallRouter(bus, self.ownership.server_id, self.get)
+        self.calls = CallRouter(bus, self.ownership.server_id, self.get, settings.public_url)
         self._watchers: list[asyncio.Task[None]] = []
         self.lobby_cache = LobbyCache(self._build_lobby)
         """The lobby's lists, shared by every request for a second (or until lobby news)."""
@@ -270,6 +270,15 @@ class TableManager:
                 self._owners_seen.pop(table_id, None)
             if time.monotonic() > give_up:
                 raise TableError("unavailable", "the table's server does not answer; try again")
+
+    def owner_address(self, table: Table) -> str | None:
+        """Where clients reach the server running this table (its ``public_url``), if that is
+        another server and it answered this server's last write forwarded to it, so it is
+        alive; ``None`` otherwise (this server runs it, or the owner gave no address)."""
+        if table.owned or not self.shared:
+            return None
+        owner = self._owners_seen.get(table.info.id)
+        return None if owner is None else self.calls.addresses.get(owner)
 
     async def get(self, table_id: str) -> Table:
         """The table with this id, loaded from the store if needed; ``TableError`` if none.

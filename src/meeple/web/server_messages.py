@@ -1,7 +1,7 @@
 """What the server sends on its WebSockets, one pydantic model per message kind.
 
 The table socket sends :data:`TABLE_MESSAGE` (hello, event, resume, ack,
-error, pong); the lobby socket :data:`LOBBY_MESSAGE` (lobby, table, gone). With
+error, watchers, owner, pong); the lobby socket :data:`LOBBY_MESSAGE` (lobby, table, gone). With
 the client's messages (:mod:`meeple.web.protocol`) they make the protocol's
 JSON Schema, kept in ``docs/protocol.schema.json``; a test regenerates it and
 fails on any drift, and every message a test socket receives is checked
@@ -12,7 +12,7 @@ against these models. Regenerate the file with
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -97,6 +97,17 @@ class Watchers(ServerMessage):
     present: list[int] = Field(description="seats whose players are connected, on every server")
 
 
+class Owner(ServerMessage):
+    """The table runs on another server, which answered this connection's last write:
+    connecting there (with ``?since=``) saves a hop on every action. Optional to follow."""
+
+    type: Literal["owner"]
+    url: str = Field(
+        description="the table's socket on its owner (ws:// or wss://, no query): add"
+        " ?since=VERSION (and invite=) as when reconnecting"
+    )
+
+
 class Pong(ServerMessage):
     """The answer to a ping."""
 
@@ -125,14 +136,15 @@ class LobbyGone(ServerMessage):
     status: str
 
 
-TableMessage = Hello | Event | Resume | Ack | Error | Watchers | Pong
+TableMessage = Hello | Event | Resume | Ack | Error | Watchers | Owner | Pong
 TABLE_MESSAGE: TypeAdapter[TableMessage] = TypeAdapter(
     Annotated[TableMessage, Field(discriminator="type")]
 )
 """Every message of a table's socket, told apart by ``type``."""
 
-LOBBY_MESSAGE: TypeAdapter[LobbyList | LobbyTable | LobbyGone] = TypeAdapter(
-    Annotated[LobbyList | LobbyTable | LobbyGone, Field(discriminator="type")]
+LobbyMessage = LobbyList | LobbyTable | LobbyGone
+LOBBY_MESSAGE: TypeAdapter[LobbyMessage] = TypeAdapter(
+    Annotated[LobbyMessage, Field(discriminator="type")]
 )
 """Every message of the lobby socket."""
 
@@ -168,8 +180,8 @@ def protocol_tables() -> str:
     """docs/protocol.md's tables of message fields, written from the models."""
     sections: list[tuple[str, list[type[BaseModel]]]] = [
         ("Client to table", [Ping, Sync, ActionIn, Chat, Rematch, Leave]),
-        ("Table to client", [Hello, Event, Resume, Ack, Error, Watchers, Pong]),
-        ("Lobby to client", [LobbyList, LobbyTable, LobbyGone]),
+        ("Table to client", list(get_args(TableMessage))),
+        ("Lobby to client", list(get_args(LobbyMessage))),
     ]
     lines: list[str] = []
     for title, models in sections:

@@ -15,6 +15,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocketState
 
 from meeple import jsontext
 from meeple.bus import Subscription
@@ -67,6 +68,8 @@ class TableConnection:
         self.websocket, self.services, self.table, self.user = websocket, services, table, user
         self.sent_version = 0
         self.sent_presence: tuple[int, list[int]] | None = None
+        self.pointed_at_owner = False
+        """Whether the client was told where the table's owner is (once per connection)."""
         self._session_checked_at = time.monotonic()
         self._session = session
         self._send_lock = asyncio.Lock()
@@ -223,6 +226,8 @@ class TableConnection:
             except (WebSocketDisconnect, OSError):
                 raise  # the client went away while being answered: nothing failed here
             except Exception:
+                if self.websocket.application_state == WebSocketState.DISCONNECTED:
+                    raise  # the same, as Starlette says it when the answer finds the socket shut
                 log.exception("table %s: handling %r failed", self.table.info.id, data.get("type"))
                 failed = TableError("server_error", "the server failed on that message")
                 await self.error(failed, client_id)
@@ -255,6 +260,19 @@ class TableConnection:
         elif isinstance(message, Leave):
             await self.table.leave(user.id)
             await self.send({"type": "ack", "id": client_id, "version": self.table.snap.version})
+        await self.point_at_owner()
+
+    async def point_at_owner(self) -> None:
+        """After a write another server ran (and answered, so it is alive), tell the client
+        where that server is: connected there, its actions skip the forwarding."""
+        if self.pointed_at_owner:
+            return
+        address = self.services.tables.owner_address(self.table)
+        if address is None:
+            return
+        self.pointed_at_owner = True
+        url = "ws" + address.removeprefix("http") + f"/ws/tables/{self.table.info.id}"
+        await self.send({"type": "owner", "url": url})
 
 
 def same_origin(websocket: WebSocket) -> bool:

@@ -19,6 +19,8 @@ export class TableConnection {
     this.socket = null;
     this.attempt = 0;
     this.timer = null;
+    // The table's socket on its owner, when a server said where that is (see follow).
+    this.ownerUrl = null;
   }
 
   start() {
@@ -26,7 +28,7 @@ export class TableConnection {
     const query = new URLSearchParams();
     if (this.version !== null) query.set("since", String(this.version));
     if (this.invite) query.set("invite", this.invite);
-    const url = wsUrl(this.path) + (query.toString() ? `?${query}` : "");
+    const url = (this.ownerUrl ?? wsUrl(this.path)) + (query.toString() ? `?${query}` : "");
     const socket = new WebSocket(url);
     this.socket = socket;
     socket.onopen = () => {
@@ -42,6 +44,8 @@ export class TableConnection {
         return;
       }
       this.handlers.online(false);
+      // The owner may be the server that went away: come back through the site's address.
+      this.ownerUrl = null;
       // Spread over half to one and a half times the step: when a server dies, its players
       // come back to the others over a second, not all in the same instant.
       const step = RETRY_MS[Math.min(this.attempt, RETRY_MS.length - 1)];
@@ -81,12 +85,37 @@ export class TableConnection {
       case "ack":
         if (this.handlers.ack) this.handlers.ack(data);
         break;
+      case "owner":
+        this.follow(data.url);
+        break;
       case "watchers":
         if (this.handlers.watchers) this.handlers.watchers(data.spectators, data.present);
         break;
       default:
         break;
     }
+  }
+
+  /**
+   * The table runs on another server: connect to it there, so moves skip a hop. Only an
+   * address on this same site is followed (a path per server behind one host): another
+   * host would get neither this page's cookies nor past its Origin check.
+   */
+  follow(url) {
+    let target;
+    try {
+      target = new URL(url);
+    } catch {
+      return;
+    }
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    if (target.protocol !== scheme || target.host !== location.host || target.search) return;
+    if (this.ownerUrl === target.href) return;
+    this.ownerUrl = target.href;
+    const old = this.socket;
+    this.socket = null; // its close is not a failure
+    if (old) old.close();
+    this.start();
   }
 
   /** Cut the connection as a network failure would (it reconnects by itself). */

@@ -1,0 +1,127 @@
+"""Telling a client where its table's owner is: a server that forwarded a client's write to
+the table's owner, and heard back, gives the client the owner's socket (the owner's
+``public_url``); connected there, the client's actions are no longer forwarded."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_harness import (
+    Client,
+    LiveServer,
+    Socket,
+    brain,
+    free_port,
+    make_settings,
+    play_out,
+    require_redis,
+    start_server,
+)
+
+
+@pytest.fixture
+def east_with_address_and_west_without(
+    tmp_path: Path, pg_url: str
+) -> Iterator[tuple[LiveServer, LiveServer]]:
+    """Two servers sharing PostgreSQL and Redis: east has a ``public_url``, west has none."""
+    redis_url = require_redis()
+    port = free_port()
+    east_settings = make_settings(
+        tmp_path / "a", pg_url, redis=redis_url, public_url=f"http://127.0.0.1:{port}/"
+    )
+    east = start_server(east_settings, port=port)
+    west = start_server(make_settings(tmp_path / "b", pg_url, redis=redis_url))
+    try:
+        yield east, west
+    finally:
+        east.stop()
+        west.stop()
+
+
+def started_table(creator: Client, opponent: Client) -> str:
+    """A started two-seat Slide table of ``creator`` (on its server) and ``opponent``."""
+    table_id: str = creator.create_table(game="slide", seats=2)["table"]["id"]
+    opponent.post(f"/api/tables/{table_id}/join", {})
+    creator.post(f"/api/tables/{table_id}/start")
+    return table_id
+
+
+def count_calls(server: LiveServer) -> list[str]:
+    """Record every write the server forwards to another from now on (by operation)."""
+    calls: list[str] = []
+    router = server.services.tables.calls
+    call = router.call
+
+    async def counted(owner: str, table_id: str, op: str, *args: Any, **kwargs: Any) -> Any:
+        calls.append(op)
+        return await call(owner, table_id, op, *args, **kwargs)
+
+    router.call = counted  # type: ignore[method-assign]
+    return calls
+
+
+def first_action(sock: Socket, label: str) -> None:
+    """Play the socket's seat's first action and wait for its ack."""
+    sock.recv_until(lambda m: m["type"] == "hello")
+    seat = sock.seat
+    assert seat is not None and seat in sock.to_act and sock.view is not None
+    action = brain("slide", 7)(sock.view, seat)
+    sock.send({"type": "action", "id": label, "action": action})
+    ack = sock.recv_until(lambda m: m.get("id") == label)
+    assert ack["type"] == "ack", ack
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+def test_a_client_forwarded_to_the_owner_is_told_where_it_is_and_plays_on_there(
+    east_with_address_and_west_without: tuple[LiveServer, LiveServer],
+) -> None:
+    east, west = east_with_address_and_west_without
+    ada, bob = east.client("ada"), west.client("bob")
+    ada.guest()
+    bob.guest()
+    table_id = started_table(ada, bob)  # run by east, where ada opened it
+    on_west = bob.connect(table_id)
+    first_action(on_west, "b1")
+    told = on_west.recv_until(lambda m: m["type"] == "owner", timeout=5)
+    assert told == {"type": "owner", "url": f"{east.ws_url}/ws/tables/{table_id}"}
+    assert not any(m["type"] == "owner" for m in on_west.messages[:-1])  # not before the write
+
+    # Bob follows, as the pages do on one site: from the last version he saw.
+    on_west.drain(wait=0.2)
+    on_east = Socket(bob, f"{told['url']}?since={on_west.version}")
+    on_west.close()
+    assert on_east.recv()["type"] == "resume"
+    on_east.adopt(on_west)
+    ada_sock = ada.connect(table_id)
+    ada_sock.recv_until(lambda m: m["type"] == "hello")
+    forwarded = count_calls(west)
+    sent = play_out({0: ada_sock, 1: on_east}, "slide")
+    assert sent > 10 and on_east.finished
+    # Connected to the owner: west forwards nothing more, and nobody is pointed anywhere.
+    assert forwarded == []
+    assert not any(m["type"] == "owner" for m in on_east.messages + ada_sock.messages)
+    events = ada.get(f"/api/tables/{table_id}/events")
+    assert [e["version"] for e in events] == list(range(1, len(events) + 1))
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+def test_an_owner_without_a_public_address_is_never_pointed_at(
+    east_with_address_and_west_without: tuple[LiveServer, LiveServer],
+) -> None:
+    east, west = east_with_address_and_west_without
+    cleo, dan = west.client("cleo"), east.client("dan")
+    cleo.guest()
+    dan.guest()
+    table_id = started_table(cleo, dan)  # run by west, which has no public address
+    on_east = dan.connect(table_id)
+    forwarded = count_calls(east)
+    first_action(on_east, "d1")
+    assert west.services.tables.tables[table_id].owned
+    assert forwarded == ["act"]  # east forwarded it, and west answered
+    on_east.drain(wait=0.5)
+    assert not any(m["type"] == "owner" for m in on_east.messages)
