@@ -17,6 +17,11 @@ applied once); the script counts actions never acknowledged (lost), the time
 until another server owns every table server 0 owned (Redis lease keys), and how
 long after the kill each of those tables had an action applied again (what its
 players saw of the take-over).
+``--players-at`` places the players: ``spread`` (above), ``owner`` (both on
+the table's owner) or ``follow`` (spread, and a player moves to the owner when a
+server sends it an ``owner`` message, as the pages do; every server is given its
+address as ``MEEPLE_PUBLIC_URL``). The round trips are also given from 20 s into
+the play, after the start's connections and moves.
 With ``--db postgresql…`` each run gets a new database on that server (created
 and dropped by the bench, so the user needs ``CREATEDB``): a run must not
 review an earlier run's games. ``--profile DIR`` samples each server with
@@ -222,8 +227,11 @@ async def player(
                 return
         except MovedToOwner:
             stats["moved"] += 1
-        except (ConnectionClosed, OSError, TimeoutError):
+            stats["moved_at"].append(time.time())
+        except (ConnectionClosed, OSError, TimeoutError) as exc:
             stats["reconnects"] += 1
+            why = f"{type(exc).__name__} on {'the owner' if owner_url else 'a server'}"
+            stats["reconnect_why"][why] = stats["reconnect_why"].get(why, 0) + 1
             owner_url = None
             server += 1
             await asyncio.sleep(0.5 * random.uniform(0.5, 1.5))  # as the browser's first retry
@@ -252,6 +260,8 @@ def client_process(
         "finished": 0,
         "reconnects": 0,
         "moved": 0,
+        "moved_at": [],
+        "reconnect_why": {},
         "times": [],
         "sent_at": [],
         "acks": {},
@@ -432,6 +442,11 @@ def main() -> None:
     report_settled(results, started_wall + 20)
     if args.kill_at is not None:
         report_resumed(results, killed_ids, killed_at)
+        moved_after = sum(1 for r in results for t in r["moved_at"] if t > killed_at)
+        why: Counter[str] = Counter()
+        for r in results:
+            why.update(r["reconnect_why"])
+        print(f"moved to an owner after the kill: {moved_after}; reconnects: {dict(why)}")
     if args.profile:
         for raw in sorted(Path(args.profile).glob("server*.raw")):
             summary = summarise_profile(raw)
