@@ -86,6 +86,10 @@ def test_a_thousand_subscribers_share_one_redis_connection() -> None:
         for s in subs:
             if s.channel == "table:t7":
                 await s.close()
+        for _ in range(100):  # the UNSUBSCRIBE goes out right after, from the commander
+            if b"meeple:table:t7" not in await probe.redis.pubsub_channels("meeple:table:t*"):
+                break
+            await asyncio.sleep(0.02)
         assert b"meeple:table:t7" not in await probe.redis.pubsub_channels("meeple:table:t*")
         for s in subs:
             await s.close()
@@ -93,6 +97,45 @@ def test_a_thousand_subscribers_share_one_redis_connection() -> None:
         await probe.close()
 
     run_async(scenario())
+
+
+@pytest.mark.redis
+def test_channels_subscribed_at_once_share_one_command_and_each_gets_its_messages() -> None:
+    """A dead server's thousand players reconnecting here subscribe hundreds of new channels in
+    the same moment: they go to Redis in a few commands, not one each under a lock."""
+    require_redis()
+
+    async def scenario() -> tuple[int, list[dict[str, int]], dict[str, int]]:
+        bus = RedisBus(REDIS_URL)
+        first = await bus.subscribe("table:warm-up")  # the pub/sub connection exists
+        commands = 0
+        subscribe = bus._pubsub.subscribe
+
+        async def counted(*channels: str) -> None:
+            nonlocal commands
+            commands += 1
+            await subscribe(*channels)
+
+        bus._pubsub.subscribe = counted
+        subs = await asyncio.gather(*(bus.subscribe(f"table:many{n}") for n in range(500)))
+        for n in range(500):
+            await bus.publish(f"table:many{n}", {"version": n})
+        got = [await asyncio.wait_for(s.get(), 5) for s in subs]
+        # Closed and opened again at once: the unsubscription and the new subscription go in
+        # that order, and the new subscriber hears what is published after.
+        await subs[0].close()
+        again = await bus.subscribe("table:many0")
+        await bus.publish("table:many0", {"version": 1000})
+        heard = await asyncio.wait_for(again.get(), 5)
+        for sub in [*subs[1:], again, first]:
+            await sub.close()
+        await bus.close()
+        return commands, got, heard
+
+    commands, got, heard = run_async(scenario())
+    assert got == [{"version": n} for n in range(500)]
+    assert heard == {"version": 1000}
+    assert commands <= 3  # 500 channels: one command (two if the first was sent alone)
 
 
 def test_values_the_fast_encoder_refuses_cross_the_bus_exactly(make: Callable[[], Bus]) -> None:

@@ -52,7 +52,7 @@ class RedisSubscription:
             return
         self._closed = True
         await self._local.close()
-        await self._bus._release(self.channel)
+        self._bus._release(self.channel)
 
 
 class RedisBus:
@@ -66,7 +66,9 @@ class RedisBus:
         self._reader: asyncio.Task[None] | None = None
         self._listeners: dict[str, int] = {}
         self._confirmed: dict[str, asyncio.Event] = {}
-        self._lock = asyncio.Lock()
+        self._commands: list[tuple[str, str]] = []
+        """SUBSCRIBE and UNSUBSCRIBE to send, in order: (kind, channel)."""
+        self._commander: asyncio.Task[None] | None = None
         self._outbox: list[tuple[str, bytes, asyncio.Future[None]]] = []
         self._sender: asyncio.Task[None] | None = None
 
@@ -103,33 +105,58 @@ class RedisBus:
     async def subscribe(self, channel: str) -> RedisSubscription:
         """A subscriber of ``channel``, receiving every message published once this returns."""
         local = await self._local.subscribe(channel)
-        async with self._lock:
-            count = self._listeners.get(channel, 0)
-            self._listeners[channel] = count + 1
-            if count == 0:
-                confirmed = self._confirmed[channel] = asyncio.Event()
-                if self._pubsub is None:
-                    self._pubsub = self._redis.pubsub()
-                await self._pubsub.subscribe(CHANNEL_PREFIX + channel)
-                if self._reader is None:
-                    self._reader = asyncio.create_task(self._read())
-            else:
-                confirmed = self._confirmed[channel]
-        # Redis confirms the subscription in order on the connection: after it, nothing is missed.
-        await asyncio.wait_for(confirmed.wait(), SUBSCRIBE_WAIT_S)
+        count = self._listeners.get(channel, 0)
+        self._listeners[channel] = count + 1
+        if count == 0:
+            self._confirmed[channel] = asyncio.Event()
+            self._command("subscribe", channel)
+        confirmed = self._confirmed[channel]
+        try:
+            # Redis confirms the subscription in order on the connection: after it, nothing is
+            # missed.
+            await asyncio.wait_for(confirmed.wait(), SUBSCRIBE_WAIT_S)
+        except BaseException:
+            await local.close()
+            self._release(channel)
+            raise
         return RedisSubscription(self, local)
 
-    async def _release(self, channel: str) -> None:
-        async with self._lock:
-            count = self._listeners.get(channel, 0) - 1
-            if count > 0:
-                self._listeners[channel] = count
-                return
-            self._listeners.pop(channel, None)
-            self._confirmed.pop(channel, None)
-            if self._pubsub is not None:
-                with contextlib.suppress(Exception):  # closing with the server
-                    await self._pubsub.unsubscribe(CHANNEL_PREFIX + channel)
+    def _release(self, channel: str) -> None:
+        count = self._listeners.get(channel, 0) - 1
+        if count > 0:
+            self._listeners[channel] = count
+            return
+        self._listeners.pop(channel, None)
+        self._confirmed.pop(channel, None)
+        self._command("unsubscribe", channel)
+
+    def _command(self, kind: str, channel: str) -> None:
+        """Queue a SUBSCRIBE or UNSUBSCRIBE of ``channel`` for the commander task.
+
+        Sockets opening together (a dead server's players all reconnecting here) share
+        one command per run of the same kind, sent in the order asked. Each used to send
+        its own under a lock, one event-loop turn apiece: on a busy server, the thousandth
+        waited for the 999 others, up to 17 s.
+        """
+        self._commands.append((kind, channel))
+        if self._commander is None or self._commander.done():
+            self._commander = asyncio.get_running_loop().create_task(self._send_commands())
+
+    async def _send_commands(self) -> None:
+        while self._commands:
+            queued, self._commands = self._commands, []
+            if self._pubsub is None:
+                self._pubsub = self._redis.pubsub()
+            for kind, channels in _runs(queued):
+                try:
+                    command = getattr(self._pubsub, kind)
+                    await command(*(CHANNEL_PREFIX + channel for channel in channels))
+                except asyncio.CancelledError:
+                    raise
+                except Exception:  # a subscriber times out waiting for its confirmation
+                    log.exception("%s of %d channels failed", kind, len(channels))
+            if self._reader is None:
+                self._reader = asyncio.create_task(self._read())
 
     async def _read(self) -> None:
         """Hand every message of the shared connection to the local subscribers of its channel."""
@@ -166,6 +193,10 @@ class RedisBus:
                 await self._sender
         _settle(self._outbox, ConnectionError("the bus is closed"))  # a sender never started
         self._outbox = []
+        if self._commander is not None:
+            self._commander.cancel()
+            with contextlib.suppress(BaseException):
+                await self._commander
         if self._reader is not None:
             self._reader.cancel()
             with contextlib.suppress(BaseException):
@@ -175,6 +206,17 @@ class RedisBus:
                 await self._pubsub.aclose()
         await self._local.close()
         await self._redis.aclose()
+
+
+def _runs(queued: list[tuple[str, str]]) -> list[tuple[str, list[str]]]:
+    """Consecutive commands of the same kind, each run as one command of many channels."""
+    runs: list[tuple[str, list[str]]] = []
+    for kind, channel in queued:
+        if runs and runs[-1][0] == kind:
+            runs[-1][1].append(channel)
+        else:
+            runs.append((kind, [channel]))
+    return runs
 
 
 def _settle(
