@@ -41,12 +41,18 @@ def east_with_address_and_west_without(
         west.stop()
 
 
-def started_table(creator: Client, opponent: Client) -> str:
-    """A started two-seat Slide table of ``creator`` (on its server) and ``opponent``."""
+def guests_at_a_table(
+    home: LiveServer, away: LiveServer, names: tuple[str, str]
+) -> tuple[Client, Client, str]:
+    """Two guests, the first on ``home`` and the second on ``away``, and the started two-seat
+    Slide table the first opened (so ``home`` runs it) and the second joined."""
+    creator, opponent = home.client(names[0]), away.client(names[1])
+    creator.guest()
+    opponent.guest()
     table_id: str = creator.create_table(game="slide", seats=2)["table"]["id"]
     opponent.post(f"/api/tables/{table_id}/join", {})
     creator.post(f"/api/tables/{table_id}/start")
-    return table_id
+    return creator, opponent, table_id
 
 
 def count_calls(server: LiveServer) -> list[str]:
@@ -80,10 +86,7 @@ def test_a_client_forwarded_to_the_owner_is_told_where_it_is_and_plays_on_there(
     east_with_address_and_west_without: tuple[LiveServer, LiveServer],
 ) -> None:
     east, west = east_with_address_and_west_without
-    ada, bob = east.client("ada"), west.client("bob")
-    ada.guest()
-    bob.guest()
-    table_id = started_table(ada, bob)  # run by east, where ada opened it
+    ada, bob, table_id = guests_at_a_table(east, west, ("ada", "bob"))  # run by east
     on_west = bob.connect(table_id)
     first_action(on_west, "b1")
     told = on_west.recv_until(lambda m: m["type"] == "owner", timeout=5)
@@ -114,10 +117,8 @@ def test_an_owner_without_a_public_address_is_never_pointed_at(
     east_with_address_and_west_without: tuple[LiveServer, LiveServer],
 ) -> None:
     east, west = east_with_address_and_west_without
-    cleo, dan = west.client("cleo"), east.client("dan")
-    cleo.guest()
-    dan.guest()
-    table_id = started_table(cleo, dan)  # run by west, which has no public address
+    # Run by west, which has no public address.
+    _cleo, dan, table_id = guests_at_a_table(west, east, ("cleo", "dan"))
     on_east = dan.connect(table_id)
     forwarded = count_calls(east)
     first_action(on_east, "d1")
