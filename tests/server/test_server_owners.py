@@ -510,6 +510,36 @@ def test_leases_are_kept_while_the_event_loop_is_busy_and_run_out_when_it_hangs(
     assert hung is None
 
 
+@pytest.mark.redis
+def test_a_lease_is_renewed_from_the_moment_it_is_acquired() -> None:
+    """A take-over acquiring its first leases keeps them before the loop hands over any list."""
+    import asyncio
+
+    import redis.asyncio as aioredis
+
+    from meeple.tables.owners import RedisLeases
+
+    url = require_redis()
+    lease_s = 0.4
+
+    async def scenario() -> tuple[list[str], list[str | None], str]:
+        client = aioredis.Redis.from_url(url)
+        leases = RedisLeases(client, lease_s, url)
+        tables = [f"keeper-start-test-{time.time_ns()}-{n}" for n in range(3)]
+        try:
+            acquired = await leases.acquire_many(tables)
+            await asyncio.sleep(3 * lease_s)  # no renew() call from the loop yet
+            owners = [await leases.owner_of(t) for t in tables]
+            return acquired, owners, leases.server_id
+        finally:
+            leases.close()
+            await client.aclose()
+
+    acquired, owners, me = run_async(scenario())
+    assert len(acquired) == 3
+    assert owners == [me, me, me]
+
+
 @pytest.mark.postgres
 @pytest.mark.redis
 def test_a_server_cut_off_from_redis_gives_its_tables_up_and_the_other_runs_them(

@@ -312,17 +312,22 @@ class LeaseKeeper:
             self._added = {t: at for t, at in self._added.items() if now - at < self.lease_s}
             self._ids = set(table_ids) | set(self._added)
         self._heard = now
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="lease-keeper", daemon=True)
-            self._thread.start()
+        self._start()
 
     def add(self, table_id: str) -> None:
-        """One more lease to keep (just acquired, so good for a lease from now)."""
+        """One more lease to keep (just acquired, so good for a lease from now); renewed from
+        now on, even if the loop has not handed over a list yet."""
         with self._lock:
             if not self._ids:
                 self._renewed = time.monotonic()
             self._ids.add(table_id)
             self._added[table_id] = time.monotonic()
+        self._start()
+
+    def _start(self) -> None:
+        if self._thread is None and not self._stopping.is_set():
+            self._thread = threading.Thread(target=self._run, name="lease-keeper", daemon=True)
+            self._thread.start()
 
     def forget(self, table_ids: Sequence[str]) -> None:
         """Stop keeping these leases (they are being released)."""
