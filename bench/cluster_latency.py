@@ -232,8 +232,9 @@ async def player(
             stats["reconnects"] += 1
             why = f"{type(exc).__name__} on {'the owner' if owner_url else 'a server'}"
             stats["reconnect_why"][why] = stats["reconnect_why"].get(why, 0) + 1
-            owner_url = None
-            server += 1
+            if owner_url is None:
+                server += 1  # its server went away: the next one
+            owner_url = None  # the owner went away: back to the site's address, as the page does
             await asyncio.sleep(0.5 * random.uniform(0.5, 1.5))  # as the browser's first retry
 
 

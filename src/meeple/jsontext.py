@@ -18,16 +18,24 @@ what the standard library wrote starts with a space, and only that is read by it
 
 >>> decode(encode({"id": 10**30, "n": 2**63, "x": [0.1, "é"]}))
 {'id': 1000000000000000000000000000000, 'n': 9223372036854775808, 'x': [0.1, 'é']}
+
+What the store hands back is read by :func:`loads`, exactly, whoever wrote it:
+
+>>> loads('{"seed": -9999999999999999999, "n": 12, "s": "\\ud800"}')
+{'seed': -9999999999999999999, 'n': 12, 's': '\ud800'}
 """
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import orjson
 
 _OPTIONS = orjson.OPT_NON_STR_KEYS
+_LONG_DIGITS = re.compile(r"\d{19}")
+"""19 digits in a row: maybe an integer outside orjson's range, which it would read as a float."""
 
 
 def dumps(value: Any) -> str:
@@ -58,3 +66,20 @@ def decode(data: bytes | str) -> Any:
         return orjson.loads(data)
     except orjson.JSONDecodeError:
         return json.loads(data)  # what orjson refuses (a lone surrogate escaped)
+
+
+def loads(text: str | bytes) -> Any:
+    """Any JSON text, read exactly (as :func:`json.loads` would), by orjson where it can.
+
+    The store's JSON columns are read with it: folding a table's log reads every
+    event's data, and the standard library's decoder was a twentieth of a server's
+    time while it took over a dead server's tables.
+    """
+    if isinstance(text, bytes):
+        text = text.decode("utf-8")
+    if _LONG_DIGITS.search(text):
+        return json.loads(text)
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)

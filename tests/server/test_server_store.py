@@ -90,6 +90,16 @@ def test_a_version_is_stored_once_so_one_writer_wins(db: Database) -> None:
     assert [e.version for e in db.call(queries.events_after, "t1", 1)] == [2]
 
 
+def test_stored_json_reads_back_exactly(db: Database) -> None:
+    """Integers beyond 64 bits, floats and any text come back as they were stored."""
+    a_table(db)
+    data = {"big": 10**30, "low": -(10**19) + 1, "max": 2**64 - 1, "x": 0.1, "text": "é 🎲"}
+    db.call(queries.append_event, event("t1", 1) | {"data": data})
+    [stored] = db.call(queries.events_after, "t1", 0)
+    assert stored.data == data
+    assert all(type(stored.data[k]) is type(v) for k, v in data.items())
+
+
 def test_a_client_action_id_is_stored_once_per_user(db: Database) -> None:
     a_table(db)
     owner = db.call(queries.user_by_name, "owner-t1")

@@ -44,6 +44,7 @@ def make_engine(url: str) -> Engine:
             url,
             connect_args={"check_same_thread": False, "timeout": 30},
             json_serializer=jsontext.dumps,
+            json_deserializer=jsontext.loads,
         )
 
         @event.listens_for(engine, "connect")
@@ -56,7 +57,12 @@ def make_engine(url: str) -> Engine:
 
         return engine
     return create_engine(
-        url, pool_pre_ping=True, pool_size=8, max_overflow=8, json_serializer=jsontext.dumps
+        url,
+        pool_pre_ping=True,
+        pool_size=8,
+        max_overflow=8,
+        json_serializer=jsontext.dumps,
+        json_deserializer=jsontext.loads,
     )
 
 
