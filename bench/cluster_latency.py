@@ -154,6 +154,7 @@ async def player(
     version, pending, sent_at, server, need = 0, None, 0.0, 0, 0
     timing = False  # an action acknowledged whose event has not come yet
     owner_url: str | None = None  # where a server said the table's owner is
+    lost_at: float | None = None  # when its connection failed, until it is back
     while True:
         base = order[server % len(order)]
         url = owner_url or f"ws{base.removeprefix('http')}/ws/tables/{table_id}"
@@ -168,6 +169,9 @@ async def player(
                 open_timeout=30,
             ) as ws:
                 first = json.loads(await ws.recv())
+                if lost_at is not None:
+                    stats["back"].append((lost_at, time.time()))
+                    lost_at = None
                 if first["type"] == "hello":
                     seat, view, to_act = first["seat"], first["view"], first["table"]["to_act"]
                     version = first["version"]
@@ -232,6 +236,7 @@ async def player(
             stats["reconnects"] += 1
             why = f"{type(exc).__name__} on {'the owner' if owner_url else 'a server'}"
             stats["reconnect_why"][why] = stats["reconnect_why"].get(why, 0) + 1
+            lost_at = lost_at or time.time()
             if owner_url is None:
                 server += 1  # its server went away: the next one
             owner_url = None  # the owner went away: back to the site's address, as the page does
@@ -262,6 +267,7 @@ def client_process(
         "reconnects": 0,
         "moved": 0,
         "moved_at": [],
+        "back": [],
         "reconnect_why": {},
         "times": [],
         "sent_at": [],
@@ -443,6 +449,7 @@ def main() -> None:
     report_settled(results, started_wall + 20)
     if args.kill_at is not None:
         report_resumed(results, killed_ids, killed_at)
+        report_back(results, killed_at)
         moved_after = sum(1 for r in results for t in r["moved_at"] if t > killed_at)
         why: Counter[str] = Counter()
         for r in results:
@@ -624,6 +631,18 @@ def report_resumed(results: list[dict[str, Any]], killed_ids: list[str], killed_
             f"server 0's tables moving again after the kill: median {statistics.median(waits):.1f}"
             f" s, 90% within {percentile(waits, 0.9):.1f} s, all within {max(waits):.1f} s"
             f" ({len(waits)} tables; {still} with no action after the kill)"
+        )
+
+
+def report_back(results: list[dict[str, Any]], killed_at: float) -> None:
+    """How long the players whose connection failed after the kill took to be back (their
+    first message from a server), counted from the failure."""
+    waits = [back - lost for r in results for lost, back in r["back"] if lost >= killed_at]
+    if waits:
+        print(
+            f"players back after losing their server: median {statistics.median(waits):.1f} s,"
+            f" 90% within {percentile(waits, 0.9):.1f} s, all within {max(waits):.1f} s"
+            f" ({len(waits)} players)"
         )
 
 

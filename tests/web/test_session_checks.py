@@ -81,3 +81,37 @@ def test_sockets_opening_together_find_their_users_in_one_fresh_query() -> None:
         assert await checks.still_open("t8", 5.0) is True and len(store.asked) == 2
 
     asyncio.run(scenario())
+
+
+def test_a_query_refreshes_only_the_old_verdicts_and_forgets_the_sessions_nobody_asks_about(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from types import SimpleNamespace
+
+    from meeple.web import session_checks
+
+    clock = [0.0]
+    monkeypatch.setattr(session_checks, "time", SimpleNamespace(monotonic=lambda: clock[0]))
+    store = FakeStore({f"t{n}" for n in range(10)})
+    checks = SessionChecks(store, lambda: 0.0)  # type: ignore[arg-type]
+
+    async def ask_at(at: float, *token_hashes: str) -> None:
+        clock[0] = at
+        assert all(await asyncio.gather(*(checks.still_open(t, 1.0) for t in token_hashes)))
+
+    async def scenario() -> None:
+        await ask_at(0.0, "t0", "t1", "t2")
+        await ask_at(0.3, "t3")  # nothing is half a second old yet
+        await ask_at(0.7, "t4")  # t0-t2 are, t3 is not
+        await ask_at(0.8, "t3")  # fresh enough: no query
+        await ask_at(session_checks.FORGET_AFTER_S + 1.0, "t5")  # t0-t4 long unasked
+        await ask_at(session_checks.FORGET_AFTER_S + 1.7, "t6")  # t5 is old now
+
+    asyncio.run(scenario())
+    assert [sorted(q) for q in store.asked] == [
+        ["t0", "t1", "t2"],
+        ["t3"],
+        ["t0", "t1", "t2", "t4"],
+        ["t5"],
+        ["t5", "t6"],
+    ]

@@ -37,8 +37,9 @@ class SessionChecks:
     def __init__(self, db: Database, now: Callable[[], float]) -> None:
         self.db, self.now = db, now
         self._verdicts: dict[str, tuple[bool, float]] = {}
-        """Token hash: (open, when checked), on the monotonic clock."""
+        """Token hash: (open, when checked), on the monotonic clock, oldest check first."""
         self._asked_at: dict[str, float] = {}
+        """Token hash: when last asked about, oldest first."""
         self._waiting: dict[str, list[asyncio.Future[bool]]] = {}
         self._refresh_older_than = 0.0
         self._asking: asyncio.Task[None] | None = None
@@ -51,7 +52,7 @@ class SessionChecks:
         """Whether the session with this token hash is open and not expired, as the store
         said at most ``max_age`` seconds ago."""
         clock = time.monotonic()
-        self._asked_at[token_hash] = clock
+        _put_last(self._asked_at, token_hash, clock)
         verdict = self._verdicts.get(token_hash)
         if verdict is not None and clock - verdict[1] <= max_age:
             return verdict[0]
@@ -88,23 +89,30 @@ class SessionChecks:
                     _fail(asked, exc)
                     continue
                 for token_hash in asked:
-                    self._asked_at[token_hash] = clock
-                    self._verdicts[token_hash] = (token_hash in users, clock)
+                    _put_last(self._asked_at, token_hash, clock)
+                    _put_last(self._verdicts, token_hash, (token_hash in users, clock))
                 _answer(asked, users.get)
         finally:
             self._looking_up = None
 
     def _also_refreshed(self, clock: float) -> set[str]:
-        """The sessions asked about lately whose verdict is getting old (the others forgotten)."""
-        for token_hash, asked in list(self._asked_at.items()):
-            if clock - asked > FORGET_AFTER_S:
-                del self._asked_at[token_hash]
-                self._verdicts.pop(token_hash, None)
-        return {
-            token_hash
-            for token_hash, (_open, checked) in self._verdicts.items()
-            if clock - checked > self._refresh_older_than
-        }
+        """The sessions asked about lately whose verdict is getting old (the others forgotten).
+
+        Both dicts are kept oldest first, so this reads only the old entries, not every
+        session of the server's thousands of sockets at each query.
+        """
+        while self._asked_at:
+            token_hash, asked = next(iter(self._asked_at.items()))
+            if clock - asked <= FORGET_AFTER_S:
+                break
+            del self._asked_at[token_hash]
+            self._verdicts.pop(token_hash, None)
+        old: set[str] = set()
+        for token_hash, (_open, checked) in self._verdicts.items():
+            if clock - checked <= self._refresh_older_than:
+                break  # (a lookup and a check answered out of order only delay a refresh)
+            old.add(token_hash)
+        return old
 
     async def _ask(self) -> None:
         try:
@@ -119,10 +127,16 @@ class SessionChecks:
                     _fail(asked, exc)
                     continue
                 for token_hash in tokens:
-                    self._verdicts[token_hash] = (token_hash in found, clock)
+                    _put_last(self._verdicts, token_hash, (token_hash in found, clock))
                 _answer(asked, found.__contains__)
         finally:
             self._asking = None
+
+
+def _put_last(entries: dict[str, Any], key: str, value: Any) -> None:
+    """Set ``entries[key]``, moving it to the end (the dict stays in time order)."""
+    entries.pop(key, None)
+    entries[key] = value
 
 
 def _answer(asked: dict[str, list[asyncio.Future[T]]], verdict: Any) -> None:
