@@ -213,3 +213,21 @@ def test_stored_actions_with_extra_keys_are_rewritten_so_old_records_replay(db_u
         {"type": "place", "dir": "H", "tiles": [{"row": 0, "col": 0, "tile": "1"}]},
     ]
     database.close()
+
+
+def test_tables_are_read_with_their_events_in_order_many_at_once(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(queries, "LOAD_CHUNK", 2)  # several chunks with three tables
+    for table_id in ("a", "b", "c"):
+        a_table(db, table_id)
+        for version in (2, 1, 3) if table_id != "b" else (1,):
+            db.call(queries.append_event, event(table_id, version))
+    found = db.call(queries.tables_with_events, ["c", "a", "nowhere", "b", "a"])
+    assert sorted(found) == ["a", "b", "c"]
+    assert {t: [e.version for e in events] for t, (_row, events) in found.items()} == {
+        "a": [1, 2, 3],
+        "b": [1],
+        "c": [1, 2, 3],
+    }
+    assert all(row.id == t for t, (row, _events) in found.items())

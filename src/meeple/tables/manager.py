@@ -38,6 +38,7 @@ from meeple.tables.bots import BotPool
 from meeple.tables.calls import CallRouter, CallTimeout, NotOwner
 from meeple.tables.clock import Clock
 from meeple.tables.errors import TableError
+from meeple.tables.loading import TableLoader
 from meeple.tables.lobby import LobbyCache
 from meeple.tables.log import CLOSED, FINISHED, OPEN, PLAYING, LogEvent
 from meeple.tables.owners import Ownership, RedisLeases, SoleOwner
@@ -74,7 +75,8 @@ class TableManager:
             db, bus, clock, bots, settings, limits, self.lobby_changed, self.rematch, self.forward
         )
         self.tables: dict[str, Table] = {}
-        self._loading: dict[str, asyncio.Lock] = {}
+        self.loader = TableLoader(self.db, self._loaded, _no_table)
+        """Reads the tables asked for that are not in memory, together."""
         self._taking: set[str] = set()
         """Tables whose lease this server took and that it is about to run (take_orphans)."""
         self._owners_seen: dict[str, str] = {}
@@ -190,14 +192,17 @@ class TableManager:
         self._taking.update(taken)
         try:
             tables: dict[str, Table] = {}
-            for table_id in taken:
-                # A copy this server has is caught up below, with all the others at once.
-                table = self.tables.get(table_id)
-                try:
-                    tables[table_id] = table if table is not None else await self.get(table_id)
-                except Exception:
-                    log.exception("loading table %s to take it over failed", table_id)
+            # The copies this server has are caught up below, all at once; the others are
+            # loaded together (TableLoader).
+            loaded = await asyncio.gather(
+                *(self._table_here(table_id) for table_id in taken), return_exceptions=True
+            )
+            for table_id, table in zip(taken, loaded, strict=True):
+                if isinstance(table, BaseException):
+                    log.error("loading table %s to take it over failed", table_id, exc_info=table)
                     await self.ownership.release([table_id])
+                else:
+                    tables[table_id] = table
             since = {t: table.snap.version for t, table in tables.items() if not table.owned}
             stored = await self.db.run(queries.events_after_each, since)
             for table_id, rows in stored.items():
@@ -271,6 +276,10 @@ class TableManager:
             if time.monotonic() > give_up:
                 raise TableError("unavailable", "the table's server does not answer; try again")
 
+    async def _table_here(self, table_id: str) -> Table:
+        """The copy in memory as it is, or the table loaded from the store."""
+        return self.tables.get(table_id) or await self.loader.load(table_id)
+
     def owner_address(self, table: Table) -> str | None:
         """Where clients reach the server running this table (its ``public_url``), if that is
         another server and it answered this server's last write forwarded to it, so it is
@@ -292,22 +301,20 @@ class TableManager:
             if self.shared and not table.owned:
                 await table.catch_up()
             return table
-        lock = self._loading.setdefault(table_id, asyncio.Lock())
-        async with lock:
-            if table_id in self.tables:
-                return self.tables[table_id]
-            found = await self.db.run(queries.table_by_id, table_id)
-            if found is None:
-                shown = repr(table_id[:40])
-                raise TableError("no_table", f"there is no table {shown}", params={"table": shown})
-            row, _seats = found
-            table = Table(info_from_row(row), self.ctx)
-            for event in await self.db.run(queries.events_after, table_id, 0):
-                table.fold(event_from_row(event))
-            self.tables[table_id] = table
-            if table.snap.status in (FINISHED, CLOSED):
-                self.forget_later(table_id)
-            return table
+        return await self.loader.load(table_id)
+
+    def _loaded(self, row: GameTable, events: list[TableEvent]) -> Table:
+        """The table of a stored row and its log, kept in memory (unless one is already)."""
+        table = self.tables.get(row.id)
+        if table is not None:
+            return table  # created here while the batch was being read
+        table = Table(info_from_row(row), self.ctx)
+        for event in events:
+            table.fold(event_from_row(event))
+        self.tables[row.id] = table
+        if table.snap.status in (FINISHED, CLOSED):
+            self.forget_later(row.id)
+        return table
 
     async def create(self, user_id: int, user_name: str, spec: TableSpec) -> Table:
         """Open a new table for ``spec``; the creator sits unless the spec says not."""
@@ -406,7 +413,8 @@ class TableManager:
 
     async def _build_lobby(self, game: str | None, status: str) -> list[dict[str, JSON]]:
         rows = await self.db.run(queries.open_public_tables, game, 100, status)
-        return [(await self.get(row.id)).summary() for row, _seats in rows]
+        tables = await asyncio.gather(*(self.get(row.id) for row, _seats in rows))
+        return [table.summary() for table in tables]
 
     async def _watch_lobby(self, news: Subscription) -> None:
         """Drop the lobby's lists on any server's lobby news."""
@@ -488,6 +496,11 @@ def _insert_table_tx(session: Session, info: TableInfo, table: Table, first: Log
     seats: list[TableSeat] = [seat_row(info.id, s) for s in table.snap.seats]
     queries.insert_table(session, row, seats)
     queries.append_event(session, event_row(info.id, first))
+
+
+def _no_table(table_id: str) -> TableError:
+    shown = repr(table_id[:40])
+    return TableError("no_table", f"there is no table {shown}", params={"table": shown})
 
 
 def info_from_row(row: GameTable) -> TableInfo:
