@@ -160,6 +160,7 @@ async def player(
         url = owner_url or f"ws{base.removeprefix('http')}/ws/tables/{table_id}"
         if version:
             url += f"?since={version}"
+        connecting_at = time.time()
         try:
             async with connect(
                 url,
@@ -168,9 +169,10 @@ async def player(
                 compression=None,
                 open_timeout=30,
             ) as ws:
+                opened_at = time.time()
                 first = json.loads(await ws.recv())
                 if lost_at is not None:
-                    stats["back"].append((lost_at, time.time()))
+                    stats["back"].append((lost_at, connecting_at, opened_at, time.time()))
                     lost_at = None
                 if first["type"] == "hello":
                     seat, view, to_act = first["seat"], first["view"], first["table"]["to_act"]
@@ -636,14 +638,22 @@ def report_resumed(results: list[dict[str, Any]], killed_ids: list[str], killed_
 
 def report_back(results: list[dict[str, Any]], killed_at: float) -> None:
     """How long the players whose connection failed after the kill took to be back (their
-    first message from a server), counted from the failure."""
-    waits = [back - lost for r in results for lost, back in r["back"] if lost >= killed_at]
-    if waits:
-        print(
-            f"players back after losing their server: median {statistics.median(waits):.1f} s,"
-            f" 90% within {percentile(waits, 0.9):.1f} s, all within {max(waits):.1f} s"
-            f" ({len(waits)} players)"
-        )
+    first message from a server), counted from the failure; and the parts of it: opening
+    the socket (the server's accepting it and the handshake), then its first message."""
+    backs = [b for r in results for b in r["back"] if b[0] >= killed_at]
+    if not backs:
+        return
+    waits = [back - lost for lost, _connecting, _opened, back in backs]
+    opening = [opened - connecting for _lost, connecting, opened, _back in backs]
+    first = [back - opened for _lost, _connecting, opened, back in backs]
+    print(
+        f"players back after losing their server: median {statistics.median(waits):.1f} s,"
+        f" 90% within {percentile(waits, 0.9):.1f} s, all within {max(waits):.1f} s"
+        f" ({len(waits)} players); opening the socket: median"
+        f" {statistics.median(opening):.1f} s, 90% within {percentile(opening, 0.9):.1f} s;"
+        f" then its first message: median {statistics.median(first):.1f} s,"
+        f" 90% within {percentile(first, 0.9):.1f} s"
+    )
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import importlib.util
 import logging
 from typing import Any
 
@@ -77,6 +78,14 @@ def preflight(settings: Settings) -> None:
             fail(f"cannot reach MEEPLE_REDIS ({settings.redis}): {exc}")
 
 
+def event_loop() -> str:
+    """uvicorn's ``loop`` setting: uvloop accepting connections in batches where uvloop is
+    installed (:mod:`meeple.web.accepting`), asyncio's loop elsewhere."""
+    if importlib.util.find_spec("uvloop") is None:
+        return "asyncio"
+    return "meeple.web.accepting:new_event_loop"
+
+
 def uvicorn_options(settings: Settings) -> dict[str, Any]:
     """How uvicorn serves the app: address, WebSocket implementation, proxy trust.
 
@@ -89,6 +98,7 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
         "host": settings.host,
         "port": settings.port,
         "ws": "websockets-sansio",
+        "loop": event_loop(),
         # Views are small and sent often: compressing each costs more CPU than it saves.
         "ws_per_message_deflate": False,
         "proxy_headers": bool(proxies),
