@@ -231,3 +231,34 @@ def test_tables_are_read_with_their_events_in_order_many_at_once(
         "c": [1, 2, 3],
     }
     assert all(row.id == t for t, (row, _events) in found.items())
+
+
+@pytest.mark.postgres
+def test_a_write_commits_while_every_read_thread_is_busy(pg_url: str) -> None:
+    """Group commits have a thread of their own on PostgreSQL: a burst of reads (a thousand
+    players reconnecting) does not hold back the players' moves."""
+    db = Database(pg_url)
+    db.migrate()
+    a_table(db)
+
+    def slow_read(session: Any) -> str:
+        session.execute(sqlalchemy.text("SELECT pg_sleep(1)"))
+        return "read"
+
+    async def scenario() -> list[str]:
+        finished: list[str] = []
+
+        async def note(name: str, work: Any) -> None:
+            await work
+            finished.append(name)
+
+        reads = [note("read", db.run(slow_read)) for _ in range(8)]
+        write = note("write", db.write(queries.append_event, event("t1", 1)))
+        await asyncio.gather(*reads, write)
+        return finished
+
+    try:
+        finished = run_async(scenario())
+    finally:
+        db.close()
+    assert finished[0] == "write"

@@ -92,6 +92,11 @@ class Database:
         event.listen(self.sessions, "after_rollback", _forget_pending_events)
         workers = 1 if self.engine.dialect.name == "sqlite" else 4
         self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="meeple-db")
+        self._writer = self._executor
+        """Where group commits run: on PostgreSQL a thread of their own, so the players'
+        writes never queue behind a burst of reads (a thousand players reconnecting)."""
+        if workers > 1:
+            self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="meeple-db-write")
         self._waiting: list[tuple[Callable[..., Any], tuple[Any, ...], asyncio.Future[Any]]] = []
         self._flushing = False
         self._flusher: asyncio.Task[None] | None = None
@@ -130,7 +135,7 @@ class Database:
             while self._waiting:
                 group, self._waiting = self._waiting, []
                 calls = [(query, args) for query, args, _ in group]
-                outcomes = await loop.run_in_executor(self._executor, self._commit_group, calls)
+                outcomes = await loop.run_in_executor(self._writer, self._commit_group, calls)
                 for (_, _, future), (ok, value) in zip(group, outcomes, strict=True):
                     if future.done():
                         continue
@@ -162,6 +167,7 @@ class Database:
     def close(self) -> None:
         """Stop the query threads and close every connection."""
         self._executor.shutdown(wait=True)
+        self._writer.shutdown(wait=True)
         self.engine.dispose()
 
 
