@@ -452,6 +452,7 @@ def main() -> None:
     if args.kill_at is not None:
         report_resumed(results, killed_ids, killed_at)
         report_back(results, killed_at)
+        report_others(results, killed_ids, killed_at)
         moved_after = sum(1 for r in results for t in r["moved_at"] if t > killed_at)
         why: Counter[str] = Counter()
         for r in results:
@@ -634,6 +635,21 @@ def report_resumed(results: list[dict[str, Any]], killed_ids: list[str], killed_
             f" s, 90% within {percentile(waits, 0.9):.1f} s, all within {max(waits):.1f} s"
             f" ({len(waits)} tables; {still} with no action after the kill)"
         )
+
+
+def report_others(results: list[dict[str, Any]], killed_ids: list[str], killed_at: float) -> None:
+    """The actions acknowledged at the other tables (the survivor's own) in each second after
+    the kill: whether taking in the dead server's players stalls them."""
+    killed = set(killed_ids)
+    per_second = [0] * 12
+    for r in results:
+        for table_id, times in r["acks"].items():
+            if table_id in killed:
+                continue
+            for at in times:
+                if 0 <= at - killed_at < len(per_second):
+                    per_second[int(at - killed_at)] += 1
+    print(f"the other tables' actions in each second after the kill: {per_second}")
 
 
 def report_back(results: list[dict[str, Any]], killed_at: float) -> None:
