@@ -40,8 +40,6 @@ class TableLoader(Generic[T]):
         """Ids waiting for the next batch (or in the batch being read), and their answers."""
         self._next: list[str] = []
         self._reading: asyncio.Task[None] | None = None
-        self.batches = 0
-        """How many batches were read (tests and benches)."""
 
     async def load(self, table_id: str) -> T:
         """What ``build`` made of the stored table ``table_id``; ``missing(id)`` if none."""
@@ -59,7 +57,6 @@ class TableLoader(Generic[T]):
         try:
             while self._next:
                 batch, self._next = self._next, []
-                self.batches += 1
                 try:
                     found = await self.db.run(queries.tables_with_events, batch)
                 except Exception as exc:
