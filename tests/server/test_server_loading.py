@@ -17,7 +17,13 @@ class FakeStore:
     def __init__(self, stored: dict[str, Any]) -> None:
         self.stored = stored
         self.batches: list[list[str]] = []
+        self.read_first: list[list[str]] = []
+        """The batches read by ``run_first``, ahead of the common queue."""
         self.broken = False
+
+    async def run_first(self, query: Any, table_ids: list[str]) -> Any:
+        self.read_first.append(sorted(table_ids))
+        return await self.run(query, table_ids)
 
     async def run(self, query: Any, table_ids: list[str]) -> Any:
         assert query is queries.tables_with_events
@@ -91,3 +97,19 @@ def test_tables_asked_for_while_a_batch_is_read_go_in_the_next_one() -> None:
 
     asyncio.run(scenario())
     assert store.batches == [["t0", "t1", "t2"], ["t3", "t4", "t5"]]
+
+
+def test_a_batch_holding_a_table_asked_for_first_is_read_ahead_of_the_common_queue() -> None:
+    """A table being taken over is read by ``run_first``, and the tables asked for with it
+    ride along; the next batch goes back to the common queue."""
+    store = FakeStore({f"t{n}": True for n in range(4)})
+    loader = loader_of(store)
+
+    async def scenario() -> None:
+        await asyncio.gather(loader.load("t0"), loader.load("t1", first=True))
+        await loader.load("t2")
+        await loader.load("t3", first=True)
+
+    asyncio.run(scenario())
+    assert store.batches == [["t0", "t1"], ["t2"], ["t3"]]
+    assert store.read_first == [["t0", "t1"], ["t3"]]

@@ -309,6 +309,46 @@ def test_a_table_opened_on_one_server_is_in_the_others_lobby_at_once(
 
 @pytest.mark.postgres
 @pytest.mark.redis
+def test_copies_on_another_server_catch_up_in_one_read_for_sockets_opening_together(
+    two_servers: tuple[LiveServer, LiveServer],
+) -> None:
+    """A server's stale copies (nobody there followed them) are caught up with what the
+    owner stored, read for every socket opening meanwhile together (a dead server's
+    thousand players reconnecting here made a thousand reads), never one table at a time."""
+    east, west = two_servers
+    on_west, table_ids = alice_at_greedy_tables(east, west, 6)
+    for table_id in table_ids:  # west loads its copies, then nobody there follows them
+        sock = on_west.connect(table_id)
+        sock.recv()
+        sock.close()
+    alice = east.clients[0]
+    for table_id in table_ids:  # the owner plays on: the copies on west fall behind
+        sock = alice.connect(table_id)
+        start = sock.recv()["version"]
+        play_out({0: sock}, "slide", stop=lambda s=sock, v=start: s.version >= v + 2)
+        sock.close()
+    owner_versions = {t: east.services.tables.tables[t].snap.version for t in table_ids}
+    assert all(west.services.tables.tables[t].snap.version < owner_versions[t] for t in table_ids)
+    asked: list[str] = []
+    db = west.services.db
+    run = db.run
+
+    async def counted(query: Any, *args: Any) -> Any:
+        asked.append(query.__name__)
+        return await run(query, *args)
+
+    db.run = counted  # type: ignore[method-assign]
+    reads_before = west.services.tables.catch_ups.reads
+    socks = [on_west.connect(t) for t in table_ids]
+    hellos = [sock.recv() for sock in socks]
+    assert [h["version"] for h in hellos] == [owner_versions[t] for t in table_ids]
+    assert "events_after" not in asked
+    batched = west.services.tables.catch_ups.reads - reads_before
+    assert 1 <= asked.count("events_after_each") == batched <= len(table_ids)
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
 def test_a_server_taking_over_many_tables_leases_and_reads_them_all_at_once(
     two_servers: tuple[LiveServer, LiveServer],
 ) -> None:
@@ -322,13 +362,20 @@ def test_a_server_taking_over_many_tables_leases_and_reads_them_all_at_once(
     for sock in socks.values():
         sock.recv()
     asked: list[str] = []
-    run, tables = west.services.db.run, west.services.tables
+    asked_first: list[str] = []
+    db, tables = west.services.db, west.services.tables
+    run, run_first = db.run, db.run_first
 
     async def counted(query: Any, *args: Any) -> Any:
         asked.append(query.__name__)
         return await run(query, *args)
 
-    west.services.db.run = counted  # type: ignore[method-assign]
+    async def counted_first(query: Any, *args: Any) -> Any:
+        asked_first.append(query.__name__)
+        return await run_first(query, *args)
+
+    db.run = counted  # type: ignore[method-assign]
+    db.run_first = counted_first  # type: ignore[method-assign]
     single: list[str] = []
     acquire = tables.ownership.acquire
 
@@ -343,8 +390,10 @@ def test_a_server_taking_over_many_tables_leases_and_reads_them_all_at_once(
         assert time.monotonic() < deadline, "the west server did not take every table"
         time.sleep(0.05)
     assert single == []
-    assert asked.count("events_after_each") == 1
-    assert asked.count("tables_with_events") == 1  # the eight it had no copy of, together
+    # Read ahead of the common queue (run_first), where the sockets' reads wait.
+    assert asked_first.count("events_after_each") == 1
+    assert asked_first.count("tables_with_events") == 1  # the eight it had no copy of, together
+    assert "events_after_each" not in asked and "tables_with_events" not in asked
     for sock in socks.values():
         play_out({0: sock}, "slide")
         assert sock.finished

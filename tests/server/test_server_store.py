@@ -262,3 +262,34 @@ def test_a_write_commits_while_every_read_thread_is_busy(pg_url: str) -> None:
     finally:
         db.close()
     assert finished[0] == "write"
+
+
+@pytest.mark.postgres
+def test_a_read_asked_for_first_answers_while_every_read_thread_is_busy(pg_url: str) -> None:
+    """A take-over's reads (``run_first``) do not queue behind the reads of a thousand
+    reconnecting sockets."""
+    db = Database(pg_url)
+    db.migrate()
+    a_table(db)
+
+    def slow_read(session: Any) -> str:
+        session.execute(sqlalchemy.text("SELECT pg_sleep(1)"))
+        return "read"
+
+    async def scenario() -> list[str]:
+        finished: list[str] = []
+
+        async def note(name: str, work: Any) -> None:
+            await work
+            finished.append(name)
+
+        reads = [note("read", db.run(slow_read)) for _ in range(8)]
+        first = note("first", db.run_first(queries.table_ids_with_status, ["open", "playing"]))
+        await asyncio.gather(*reads, first)
+        return finished
+
+    try:
+        finished = run_async(scenario())
+    finally:
+        db.close()
+    assert finished[0] == "first"

@@ -95,8 +95,11 @@ class Database:
         self._writer = self._executor
         """Where group commits run: on PostgreSQL a thread of their own, so the players'
         writes never queue behind a burst of reads (a thousand players reconnecting)."""
+        self._first = self._executor
+        """Where :meth:`run_first` reads run: on PostgreSQL a thread of their own too."""
         if workers > 1:
             self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="meeple-db-write")
+            self._first = ThreadPoolExecutor(max_workers=1, thread_name_prefix="meeple-db-first")
         self._waiting: list[tuple[Callable[..., Any], tuple[Any, ...], asyncio.Future[Any]]] = []
         self._flushing = False
         self._flusher: asyncio.Task[None] | None = None
@@ -114,6 +117,16 @@ class Database:
         """Run ``query(session, *args)`` in one transaction in the database threads."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, self.call, query, *args)
+
+    async def run_first(self, query: Callable[..., T], *args: Any) -> T:
+        """:meth:`run`, on a thread kept for work that must not queue behind a burst of reads.
+
+        Taking over a dead server's tables reads the live table ids and their logs while
+        that server's thousand players reconnect here, each socket reading its table: in
+        the common queue the take-over waited seconds, and the tables with it.
+        """
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._first, self.call, query, *args)
 
     async def write(self, query: Callable[..., T], *args: Any) -> T:
         """Run ``query(session, *args)``, committed together with the writes waiting with it.
@@ -168,6 +181,7 @@ class Database:
         """Stop the query threads and close every connection."""
         self._executor.shutdown(wait=True)
         self._writer.shutdown(wait=True)
+        self._first.shutdown(wait=True)
         self.engine.dispose()
 
 

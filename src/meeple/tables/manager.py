@@ -25,6 +25,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from meeple.batching import Batches
 from meeple.bus import Bus
 from meeple.bus.base import Subscription
 from meeple.config import Settings
@@ -32,7 +33,8 @@ from meeple.games.base import JSON, GameRecord
 from meeple.ratelimit import RateLimits
 from meeple.store import queries
 from meeple.store.database import Database
-from meeple.store.models import GameTable, TableEvent, TableSeat
+from meeple.store.models import GameTable, TableSeat
+from meeple.store.queries import StoredEvent
 from meeple.tables.access import check_finished
 from meeple.tables.bots import BotPool
 from meeple.tables.calls import CallRouter, CallTimeout, NotOwner
@@ -77,6 +79,11 @@ class TableManager:
         self.tables: dict[str, Table] = {}
         self.loader = TableLoader(self.db, self._loaded, _no_table)
         """Reads the tables asked for that are not in memory, together."""
+        self.catch_ups: Batches[str, list[StoredEvent]] = Batches(
+            self._read_catch_ups, join_running=False
+        )
+        """Reads what the owners stored after this server's copies, for every copy asked
+        for meanwhile together."""
         self._taking: set[str] = set()
         """Tables whose lease this server took and that it is about to run (take_orphans)."""
         self._owners_seen: dict[str, str] = {}
@@ -147,7 +154,7 @@ class TableManager:
             return False
         return await self._run(table)
 
-    async def _run(self, table: Table, stored: Sequence[TableEvent] | None = None) -> bool:
+    async def _run(self, table: Table, stored: Sequence[StoredEvent] | None = None) -> bool:
         """Run a table whose lease this server just took: fold what the last owner stored
         (``stored``, if read already), resume it."""
         async with table.lock:
@@ -157,9 +164,7 @@ class TableManager:
             if stored is None:
                 await table._catch_up_locked()
             else:
-                before = table.snap.version
-                table.fold_stored_locked(stored)
-                await table.announce_folded(before)
+                await table.fold_stored_and_announce_locked(stored)
         for _attempt in range(3):
             try:
                 await table.resume()
@@ -184,7 +189,9 @@ class TableManager:
         in one query per hundred tables: a server taking over hundreds of tables from a
         dead one spends no round trip per table before it runs them.
         """
-        ids = await self.db.run(queries.table_ids_with_status, [OPEN, PLAYING])
+        # Read ahead of the common queue: when a server dies, its players reconnect here
+        # all at once, and each socket opening reads its table.
+        ids = await self.db.run_first(queries.table_ids_with_status, [OPEN, PLAYING])
         orphans = await self.ownership.unowned(ids)
         if not orphans:
             return
@@ -204,15 +211,18 @@ class TableManager:
                 else:
                     tables[table_id] = table
             since = {t: table.snap.version for t, table in tables.items() if not table.owned}
-            stored = await self.db.run(queries.events_after_each, since)
-            for table_id, rows in stored.items():
-                if table_id not in self._taking:
-                    continue  # a request ran it first (claim)
-                self._taking.discard(table_id)
-                try:
-                    await self._run(tables[table_id], rows)
-                except Exception:
-                    log.exception("taking table %s over failed", table_id)
+            stored = await self.db.run_first(queries.events_after_each, since)
+            to_run = [t for t in stored if t in self._taking]  # the others a request ran (claim)
+            self._taking.difference_update(to_run)
+            # All together: one by one, each run's announcement and clock waited for a turn of
+            # a loop busy with the dead server's reconnecting players, and the last of 500
+            # tables ran ten seconds after the first.
+            ran = await asyncio.gather(
+                *(self._run(tables[t], stored[t]) for t in to_run), return_exceptions=True
+            )
+            for table_id, outcome in zip(to_run, ran, strict=True):
+                if isinstance(outcome, BaseException):
+                    log.error("taking table %s over failed", table_id, exc_info=outcome)
         finally:
             self._taking.difference_update(taken)
 
@@ -277,8 +287,9 @@ class TableManager:
                 raise TableError("unavailable", "the table's server does not answer; try again")
 
     async def _table_here(self, table_id: str) -> Table:
-        """The copy in memory as it is, or the table loaded from the store."""
-        return self.tables.get(table_id) or await self.loader.load(table_id)
+        """The copy in memory as it is, or the table loaded from the store ahead of the common
+        queue (:meth:`Database.run_first`: it is being taken over)."""
+        return self.tables.get(table_id) or await self.loader.load(table_id, first=True)
 
     def owner_address(self, table: Table) -> str | None:
         """Where clients reach the server running this table (its ``public_url``), if that is
@@ -299,11 +310,24 @@ class TableManager:
         table = self.tables.get(table_id)
         if table is not None:
             if self.shared and not table.owned:
-                await table.catch_up()
+                # Read before the lock is taken: a thousand players reconnecting after a
+                # server died each catch their table up, and holding the lock while the
+                # reads queued held back the take-over that runs the table (whose folding
+                # leaves these rows redundant, never wrong: only newer ones are folded).
+                rows = await self.catch_ups.ask(table_id)
+                async with table.lock:
+                    await table.fold_stored_and_announce_locked(rows or [])
             return table
         return await self.loader.load(table_id)
 
-    def _loaded(self, row: GameTable, events: list[TableEvent]) -> Table:
+    async def _read_catch_ups(
+        self, table_ids: list[str], _first: bool
+    ) -> dict[str, list[StoredEvent]]:
+        """For each copy, the events its owner stored after the copy's version now."""
+        since = {t: self.tables[t].snap.version for t in table_ids if t in self.tables}
+        return await self.db.run(queries.events_after_each, since)
+
+    def _loaded(self, row: GameTable, events: list[StoredEvent]) -> Table:
         """The table of a stored row and its log, kept in memory (unless one is already)."""
         table = self.tables.get(row.id)
         if table is not None:

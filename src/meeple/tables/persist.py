@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from meeple.store import queries
 from meeple.store.models import Rating, RatingChange, TableEvent, TableSeat
+from meeple.store.queries import StoredEvent
 from meeple.tables.log import LogEvent, SeatInfo, Snapshot
 from meeple.tables.ratings import MODEL, RatedSeat, new_ratings, rating_ranks
 
@@ -103,7 +104,7 @@ def event_row(table_id: str, event: LogEvent) -> dict[str, Any]:
     return {"table_id": table_id, **event.stored()}
 
 
-def event_from_row(row: TableEvent) -> LogEvent:
+def event_from_row(row: TableEvent | StoredEvent) -> LogEvent:
     """A stored event as the tables layer sees it."""
     return LogEvent(
         row.version, row.kind, row.seat, dict(row.data), row.user_id, row.client_id, row.at

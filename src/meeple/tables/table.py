@@ -23,7 +23,7 @@ from meeple.games.base import JSON
 from meeple.ratelimit import RateLimits
 from meeple.store import queries
 from meeple.store.database import Database
-from meeple.store.models import TableEvent
+from meeple.store.queries import StoredEvent
 from meeple.tables.bots import BotPool
 from meeple.tables.calls import at_owner
 from meeple.tables.clock import Clock
@@ -138,11 +138,6 @@ class Table:
         if event.client_id is not None and event.user_id is not None:
             self.client_ids[(event.user_id, event.client_id)] = event.version
 
-    async def catch_up(self) -> None:
-        """Fold events another server stored since this one last looked."""
-        async with self.lock:
-            await self._catch_up_locked()
-
     async def heard(self, announced: Mapping[str, Any]) -> None:
         """An event the bus announced: folded from the announcement if it is the next one.
 
@@ -164,12 +159,17 @@ class Table:
                 await self._catch_up_locked()
 
     async def _catch_up_locked(self) -> None:
+        rows = await self.ctx.db.run(queries.events_after, self.info.id, self.snap.version)
+        await self.fold_stored_and_announce_locked(rows)
+
+    async def fold_stored_and_announce_locked(self, rows: Sequence[StoredEvent]) -> None:
+        """Fold the stored events newer than this copy and announce the newest of them
+        (:meth:`announce_folded`); the caller holds :attr:`lock`."""
         before = self.snap.version
-        rows = await self.ctx.db.run(queries.events_after, self.info.id, before)
         self.fold_stored_locked(rows)
         await self.announce_folded(before)
 
-    def fold_stored_locked(self, rows: Sequence[TableEvent]) -> None:
+    def fold_stored_locked(self, rows: Sequence[StoredEvent]) -> None:
         """Fold the stored events newer than this copy (the caller holds :attr:`lock`)."""
         rows = [row for row in rows if row.version > self.snap.version]
         for row in rows:

@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from meeple.batching import Batches
 from meeple.store.database import Database
 from meeple.store.models import User
 from meeple.store.sessions import open_sessions, users_of_sessions
@@ -43,8 +44,7 @@ class SessionChecks:
         self._waiting: dict[str, list[asyncio.Future[bool]]] = {}
         self._refresh_older_than = 0.0
         self._asking: asyncio.Task[None] | None = None
-        self._users_waiting: dict[str, list[asyncio.Future[User | None]]] = {}
-        self._looking_up: asyncio.Task[None] | None = None
+        self._users: Batches[str, User] = Batches(self._look_up, join_running=False)
         self.queries = 0
         """How many store queries the checks took (tests and benches)."""
 
@@ -70,30 +70,16 @@ class SessionChecks:
     async def user_of(self, token_hash: str) -> User | None:
         """The user of the session with this token hash if it is open now (asked of the store
         after this call, in one query with every other session asked about meanwhile)."""
-        loop = asyncio.get_running_loop()
-        answer: asyncio.Future[User | None] = loop.create_future()
-        self._users_waiting.setdefault(token_hash, []).append(answer)
-        if self._looking_up is None:
-            self._looking_up = loop.create_task(self._look_up())
-        return await answer
+        return await self._users.ask(token_hash)
 
-    async def _look_up(self) -> None:
-        try:
-            while self._users_waiting:
-                asked, self._users_waiting = self._users_waiting, {}
-                clock = time.monotonic()
-                self.queries += 1
-                try:
-                    users = await self.db.run(users_of_sessions, sorted(asked), self.now())
-                except Exception as exc:
-                    _fail(asked, exc)
-                    continue
-                for token_hash in asked:
-                    _put_last(self._asked_at, token_hash, clock)
-                    _put_last(self._verdicts, token_hash, (token_hash in users, clock))
-                _answer(asked, users.get)
-        finally:
-            self._looking_up = None
+    async def _look_up(self, token_hashes: list[str], _first: bool) -> dict[str, User]:
+        clock = time.monotonic()
+        self.queries += 1
+        users = await self.db.run(users_of_sessions, sorted(token_hashes), self.now())
+        for token_hash in token_hashes:
+            _put_last(self._asked_at, token_hash, clock)
+            _put_last(self._verdicts, token_hash, (token_hash in users, clock))
+        return users
 
     def _also_refreshed(self, clock: float) -> set[str]:
         """The sessions asked about lately whose verdict is getting old (the others forgotten).
