@@ -70,21 +70,6 @@ def test_a_missing_table_fails_only_its_askers_and_a_failed_read_only_its_batch(
     assert len(store.batches) == 3
 
 
-def test_an_asker_giving_up_does_not_cancel_the_load_for_the_others() -> None:
-    store = FakeStore({"t": True})
-    loader = loader_of(store)
-
-    async def scenario() -> str:
-        impatient = asyncio.create_task(loader.load("t"))
-        patient = asyncio.create_task(loader.load("t"))
-        await asyncio.sleep(0)
-        impatient.cancel()
-        return await patient
-
-    assert asyncio.run(scenario()) == "t with ['t event']"
-    assert len(store.batches) == 1
-
-
 def test_tables_asked_for_while_a_batch_is_read_go_in_the_next_one() -> None:
     store = FakeStore({f"t{n}": True for n in range(6)})
     loader = loader_of(store)
