@@ -3,14 +3,15 @@
 When a server dies, its thousand players reconnect to another one at once, and
 each socket opening asks the store something about its own session or table.
 One query each queued for seconds in the database threads. :class:`Batches`
-answers every key asked for while a batch is being read with the next batch:
-one query for all of them, and each key once however many ask for it.
+reads every key asked for while a batch is being read in the next batch (or,
+where an answer a little older will do, takes the running read's answer): one
+query for all of them, and each key once however many ask for it.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Hashable, Mapping
+from collections.abc import Awaitable, Callable, Hashable, Iterable, Mapping
 from typing import Generic, TypeVar
 
 K = TypeVar("K", bound=Hashable)
@@ -32,6 +33,7 @@ class Batches(Generic[K, V]):
         self._next: dict[K, asyncio.Future[V | None]] = {}
         self._next_first = False
         self._running: dict[K, asyncio.Future[V | None]] = {}
+        self._running_first = False
         self._reading: asyncio.Task[None] | None = None
         self.reads = 0
         """How many reads were made (tests and benches)."""
@@ -43,12 +45,12 @@ class Batches(Generic[K, V]):
         function decides how).
         """
         answer = self._next.get(key)
-        if answer is None and self.join_running:
-            answer = self._running.get(key)
+        if answer is None and self.join_running and (self._running_first or not first):
+            answer = self._running.get(key)  # (a read ``first`` is not joined from behind)
         if answer is None:
-            answer = asyncio.get_running_loop().create_future()
-            self._next[key] = answer
-        self._next_first = self._next_first or first
+            answer = self._next.setdefault(key, asyncio.get_running_loop().create_future())
+        if key in self._next:
+            self._next_first = self._next_first or first
         if self._reading is None:
             self._reading = asyncio.create_task(self._read_all())
         # Shielded: one asker giving up must not cancel the read for the others.
@@ -58,19 +60,32 @@ class Batches(Generic[K, V]):
         try:
             while self._next:
                 self._running, self._next = self._next, {}
-                first, self._next_first = self._next_first, False
+                self._running_first, self._next_first = self._next_first, False
                 self.reads += 1
                 try:
-                    found = await self.read(list(self._running), first)
+                    found = await self.read(list(self._running), self._running_first)
                 except Exception as exc:
-                    for answer in self._running.values():
-                        if not answer.done():
-                            answer.set_exception(exc)
-                            answer.exception()  # retrieved: every asker may have given up
+                    _fail(self._running.values(), exc)
                     continue
                 for key, answer in self._running.items():
                     if not answer.done():
                         answer.set_result(found.get(key))
+        except BaseException as exc:  # cancelled (the server stopping): nobody waits forever
+            _fail([*self._running.values(), *self._next.values()], exc)
+            self._next = {}
+            raise
         finally:
-            self._running = {}
+            self._running, self._running_first = {}, False
             self._reading = None
+
+
+def _fail(answers: Iterable[asyncio.Future[V | None]], exc: BaseException) -> None:
+    """Give every asker still waiting the read's error (a cancellation cancels them)."""
+    for answer in answers:
+        if answer.done():
+            continue
+        if isinstance(exc, asyncio.CancelledError):
+            answer.cancel()
+        else:
+            answer.set_exception(exc)
+            answer.exception()  # retrieved: every asker may have given up

@@ -70,3 +70,36 @@ def test_an_asker_giving_up_does_not_cancel_the_read_for_the_others() -> None:
         return await patient
 
     assert asyncio.run(scenario()) == "K"
+
+
+def test_a_key_asked_for_first_does_not_join_a_common_read_from_behind() -> None:
+    """A take-over's ``first`` read of a table already in a common read gets a read of its
+    own ahead of the queue; the next plain read goes back to the common queue."""
+    reads = Reads()
+    batches: Batches[str, str] = Batches(reads, join_running=True)
+
+    async def scenario() -> None:
+        common = asyncio.create_task(batches.ask("t"))
+        await asyncio.sleep(0.005)  # the common read is running
+        assert await batches.ask("t", first=True) == "T"
+        await common
+        assert await batches.ask("u") == "U"
+
+    asyncio.run(scenario())
+    assert reads.batches == [(["t"], False), (["t"], True), (["u"], False)]
+
+
+def test_a_cancelled_read_cancels_its_askers_and_the_next_ask_reads_again() -> None:
+    reads = Reads()
+    batches: Batches[str, str] = Batches(reads, join_running=False)
+
+    async def scenario() -> None:
+        asker = asyncio.create_task(batches.ask("k"))
+        await asyncio.sleep(0.005)
+        assert batches._reading is not None
+        batches._reading.cancel()  # the server stopping
+        with pytest.raises(asyncio.CancelledError):
+            await asker
+        assert await batches.ask("k") == "K"
+
+    asyncio.run(scenario())

@@ -135,14 +135,18 @@ def test_a_server_that_does_not_own_a_table_learns_its_events_from_the_bus(
     sock = on_west.connect(table_id)
     assert sock.recv()["table"]["status"] == "playing"
     store_reads: list[str] = []
-    events_after = queries.events_after
+    events_after, events_after_each = queries.events_after, queries.events_after_each
 
     def counted(session: Any, table: str, after: int) -> Any:
         store_reads.append(table)
-
         return events_after(session, table, after)
 
+    def counted_each(session: Any, since: dict[str, int]) -> Any:
+        store_reads.extend(since)
+        return events_after_each(session, since)
+
     monkeypatch.setattr(queries, "events_after", counted)
+    monkeypatch.setattr(queries, "events_after_each", counted_each)
     play_out({0: sock}, "slide")
     west_table = west.services.tables.tables[table_id]
     assert not west_table.owned and west_table.snap.status == "finished"
@@ -335,16 +339,19 @@ def test_copies_on_another_server_catch_up_in_one_read_for_sockets_opening_toget
 
     async def counted(query: Any, *args: Any) -> Any:
         asked.append(query.__name__)
+        if query.__name__ == "events_after_each" and asked.count(query.__name__) == 1:
+            await asyncio.sleep(1)  # the first read is slow: the other sockets open meanwhile
         return await run(query, *args)
 
     db.run = counted  # type: ignore[method-assign]
     reads_before = west.services.tables.catch_ups.reads
     socks = [on_west.connect(t) for t in table_ids]
     hellos = [sock.recv() for sock in socks]
-    assert [h["version"] for h in hellos] == [owner_versions[t] for t in table_ids]
+    # Caught up with at least what the owner had stored (its bot may have moved since).
+    assert all(h["version"] >= owner_versions[t] for h, t in zip(hellos, table_ids, strict=True))
     assert "events_after" not in asked
     batched = west.services.tables.catch_ups.reads - reads_before
-    assert 1 <= asked.count("events_after_each") == batched <= len(table_ids)
+    assert asked.count("events_after_each") == batched == 2  # the first socket's, then the rest
 
 
 @pytest.mark.postgres

@@ -79,7 +79,7 @@ class TableManager:
         self.tables: dict[str, Table] = {}
         self.loader = TableLoader(self.db, self._loaded, _no_table)
         """Reads the tables asked for that are not in memory, together."""
-        self.catch_ups: Batches[str, list[StoredEvent]] = Batches(
+        self.catch_ups: Batches[Table, list[StoredEvent]] = Batches(
             self._read_catch_ups, join_running=False
         )
         """Reads what the owners stored after this server's copies, for every copy asked
@@ -146,8 +146,8 @@ class TableManager:
         if table.owned:
             return True
         if table.info.id in self._taking:
-            # Leased by a take-over still running its tables one by one: a request for this
-            # one runs it now rather than wait for its turn.
+            # Leased by a take-over still reading what the last owner stored: a request for
+            # this one runs it now rather than wait for the others.
             self._taking.discard(table.info.id)
             return await self._run(table)
         if not await self.ownership.acquire(table.info.id):
@@ -207,6 +207,7 @@ class TableManager:
             for table_id, table in zip(taken, loaded, strict=True):
                 if isinstance(table, BaseException):
                     log.error("loading table %s to take it over failed", table_id, exc_info=table)
+                    self._taking.discard(table_id)  # not run by a claim once the lease is gone
                     await self.ownership.release([table_id])
                 else:
                     tables[table_id] = table
@@ -314,18 +315,23 @@ class TableManager:
                 # server died each catch their table up, and holding the lock while the
                 # reads queued held back the take-over that runs the table (whose folding
                 # leaves these rows redundant, never wrong: only newer ones are folded).
-                rows = await self.catch_ups.ask(table_id)
+                rows = await self.catch_ups.ask(table)
                 async with table.lock:
                     await table.fold_stored_and_announce_locked(rows or [])
             return table
         return await self.loader.load(table_id)
 
     async def _read_catch_ups(
-        self, table_ids: list[str], _first: bool
-    ) -> dict[str, list[StoredEvent]]:
-        """For each copy, the events its owner stored after the copy's version now."""
-        since = {t: self.tables[t].snap.version for t in table_ids if t in self.tables}
-        return await self.db.run(queries.events_after_each, since)
+        self, copies: list[Table], _first: bool
+    ) -> dict[Table, list[StoredEvent]]:
+        """For each copy, the events its owner stored after the copy's version now (by copy,
+        not id: a table forgotten and loaded again meanwhile has two)."""
+        since: dict[str, int] = {}
+        for copy in copies:
+            table_id, version = copy.info.id, copy.snap.version
+            since[table_id] = min(version, since.get(table_id, version))
+        stored = await self.db.run(queries.events_after_each, since)
+        return {copy: stored[copy.info.id] for copy in copies}
 
     def _loaded(self, row: GameTable, events: list[StoredEvent]) -> Table:
         """The table of a stored row and its log, kept in memory (unless one is already)."""
