@@ -185,9 +185,10 @@ class TableManager:
     async def take_orphans(self) -> None:
         """Take over every open or playing table that has no owner (all of them, alone).
 
-        The leases are taken in one Redis call and what the last owners stored is read
-        in one query per hundred tables: a server taking over hundreds of tables from a
-        dead one spends no round trip per table before it runs them.
+        The leases are taken in one Redis call, what the last owners stored is read in
+        one query per hundred tables (ahead of the common queue) and the tables run
+        together: a server taking over hundreds of tables from a dead one spends no round
+        trip per table before it runs them.
         """
         # Read ahead of the common queue: when a server dies, its players reconnect here
         # all at once, and each socket opening reads its table.
