@@ -16,17 +16,15 @@ thousand (one each was the largest part of a reconnection).
 
 from __future__ import annotations
 
-import asyncio
+import math
 import time
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from meeple.batching import Batches
 from meeple.store.database import Database
 from meeple.store.models import User
 from meeple.store.sessions import open_sessions, users_of_sessions
-
-T = TypeVar("T")
 
 FORGET_AFTER_S = 60.0
 """A session nobody asked about for this long is no longer refreshed."""
@@ -41,9 +39,10 @@ class SessionChecks:
         """Token hash: (open, when checked), on the monotonic clock, oldest check first."""
         self._asked_at: dict[str, float] = {}
         """Token hash: when last asked about, oldest first."""
-        self._waiting: dict[str, list[asyncio.Future[bool]]] = {}
-        self._refresh_older_than = 0.0
-        self._asking: asyncio.Task[None] | None = None
+        self._checks: Batches[str, bool] = Batches(self._check, join_running=False)
+        self._refresh_older_than = math.inf
+        """Half the smallest ``max_age`` asked for since the last check began: the next check
+        also refreshes the verdicts older than that."""
         self._users: Batches[str, User] = Batches(self._look_up, join_running=False)
         self.queries = 0
         """How many store queries the checks took (tests and benches)."""
@@ -56,16 +55,8 @@ class SessionChecks:
         verdict = self._verdicts.get(token_hash)
         if verdict is not None and clock - verdict[1] <= max_age:
             return verdict[0]
-        loop = asyncio.get_running_loop()
-        answer: asyncio.Future[bool] = loop.create_future()
-        if not self._waiting:
-            self._refresh_older_than = max_age / 2
-        else:
-            self._refresh_older_than = min(self._refresh_older_than, max_age / 2)
-        self._waiting.setdefault(token_hash, []).append(answer)
-        if self._asking is None:
-            self._asking = loop.create_task(self._ask())
-        return await answer
+        self._refresh_older_than = min(self._refresh_older_than, max_age / 2)
+        return bool(await self._checks.ask(token_hash))
 
     async def user_of(self, token_hash: str) -> User | None:
         """The user of the session with this token hash if it is open now (asked of the store
@@ -81,7 +72,7 @@ class SessionChecks:
             _put_last(self._verdicts, token_hash, (token_hash in users, clock))
         return users
 
-    def _also_refreshed(self, clock: float) -> set[str]:
+    def _also_refreshed(self, clock: float, older_than: float) -> set[str]:
         """The sessions asked about lately whose verdict is getting old (the others forgotten).
 
         Both dicts are kept oldest first, so this reads only the old entries, not every
@@ -95,47 +86,23 @@ class SessionChecks:
             self._verdicts.pop(token_hash, None)
         old: set[str] = set()
         for token_hash, (_open, checked) in self._verdicts.items():
-            if clock - checked <= self._refresh_older_than:
+            if clock - checked <= older_than:
                 break  # (a lookup and a check answered out of order only delay a refresh)
             old.add(token_hash)
         return old
 
-    async def _ask(self) -> None:
-        try:
-            while self._waiting:
-                asked, self._waiting = self._waiting, {}
-                clock = time.monotonic()
-                tokens = set(asked) | self._also_refreshed(clock)
-                self.queries += 1
-                try:
-                    found = await self.db.run(open_sessions, sorted(tokens), self.now())
-                except Exception as exc:
-                    _fail(asked, exc)
-                    continue
-                for token_hash in tokens:
-                    _put_last(self._verdicts, token_hash, (token_hash in found, clock))
-                _answer(asked, found.__contains__)
-        finally:
-            self._asking = None
+    async def _check(self, asked: list[str], _first: bool) -> dict[str, bool]:
+        clock = time.monotonic()
+        older_than, self._refresh_older_than = self._refresh_older_than, math.inf
+        tokens = set(asked) | self._also_refreshed(clock, older_than)
+        self.queries += 1
+        found = await self.db.run(open_sessions, sorted(tokens), self.now())
+        for token_hash in tokens:
+            _put_last(self._verdicts, token_hash, (token_hash in found, clock))
+        return {token_hash: token_hash in found for token_hash in asked}
 
 
 def _put_last(entries: dict[str, Any], key: str, value: Any) -> None:
     """Set ``entries[key]``, moving it to the end (the dict stays in time order)."""
     entries.pop(key, None)
     entries[key] = value
-
-
-def _answer(asked: dict[str, list[asyncio.Future[T]]], verdict: Any) -> None:
-    """Give each waiting asker ``verdict(token_hash)`` (unless it stopped waiting)."""
-    for token_hash, answers in asked.items():
-        for answer in answers:
-            if not answer.done():
-                answer.set_result(verdict(token_hash))
-
-
-def _fail(asked: dict[str, list[asyncio.Future[T]]], exc: Exception) -> None:
-    """Tell each waiting asker that the query failed."""
-    for answers in asked.values():
-        for answer in answers:
-            if not answer.done():
-                answer.set_exception(exc)
