@@ -343,9 +343,16 @@ def main() -> None:
     parser.add_argument(
         "--profile",
         metavar="DIR",
-        help="py-spy each server for 20 s from 10 s into the play, or from the kill with"
-        " --kill-at (only the thread holding the GIL: where the CPU goes); raw stacks and a"
-        " summary in DIR",
+        help="py-spy each server (--profile-for seconds) from 10 s into the play, or from the"
+        " kill with --kill-at (only the thread holding the GIL: where the CPU goes); raw"
+        " stacks and a summary in DIR",
+    )
+    parser.add_argument(
+        "--profile-for",
+        type=float,
+        default=20,
+        metavar="S",
+        help="how long --profile samples (default 20 s; 5 s shows a take-over on its own)",
     )
     parser.add_argument(
         "--reviews",
@@ -409,7 +416,7 @@ def main() -> None:
             profilers = []
             if args.profile:  # with --kill-at: the take-over, from the kill on
                 after_s = 10 if args.kill_at is None else args.kill_at
-                profilers = profile_servers(servers, args.profile, after_s)
+                profilers = profile_servers(servers, args.profile, after_s, args.profile_for)
             if args.reviews:
                 asyncio.run(_bot_games(bases[0], args.reviews))
             takeover, killed_at = None, 0.0
@@ -475,15 +482,15 @@ def main() -> None:
 
 
 def profile_servers(
-    servers: list[Any], folder: str, after_s: float = 10
+    servers: list[Any], folder: str, after_s: float = 10, for_s: float = 20
 ) -> list[subprocess.Popen[bytes]]:
-    """Start py-spy on each server: 20 s of samples of the thread holding the GIL, from
-    ``after_s`` on."""
+    """Start py-spy on each server: ``for_s`` seconds of samples of the thread holding the
+    GIL, from ``after_s`` on."""
     spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
     if not Path(spy).exists():
         raise SystemExit("--profile needs py-spy: .venv/bin/pip install py-spy")
     Path(folder).mkdir(parents=True, exist_ok=True)
-    record = f"{spy} record --gil -r 100 -d 20 -f raw"
+    record = f"{spy} record --gil -r 100 -d {for_s:g} -f raw"
     return [
         subprocess.Popen(
             ["sh", "-c", f"sleep {after_s} && exec {record} -o {folder}/server{n}.raw -p {s.pid}"],
