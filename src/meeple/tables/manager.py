@@ -20,7 +20,6 @@ import functools
 import logging
 import secrets
 import time
-from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -84,6 +83,11 @@ class TableManager:
         )
         """Reads what the owners stored after this server's copies, for every copy asked
         for meanwhile together."""
+        self.take_over_reads: Batches[Table, list[StoredEvent]] = Batches(
+            self._read_catch_ups, join_running=False
+        )
+        """The same reads for the tables this server is taking over, ahead of the common
+        queue and of the catch-ups (a batch of those may be waiting there)."""
         self._taking: set[str] = set()
         """Tables whose lease this server took and that it is about to run (take_orphans)."""
         self._owners_seen: dict[str, str] = {}
@@ -154,17 +158,22 @@ class TableManager:
             return False
         return await self._run(table)
 
-    async def _run(self, table: Table, stored: Sequence[StoredEvent] | None = None) -> bool:
-        """Run a table whose lease this server just took: fold what the last owner stored
-        (``stored``, if read already), resume it."""
+    async def _run(self, table: Table) -> bool:
+        """Run a table whose lease this server just took: fold what the last owner stored,
+        resume it.
+
+        What was stored is read before the lock is taken, in one batch with every other
+        table being taken over meanwhile (a take-over and the writes forwarded to a dead
+        owner claim hundreds at once); the rows folded are only those newer than the copy.
+        """
+        if table.owned:
+            return True
+        stored = await self.take_over_reads.ask(table, first=True)
         async with table.lock:
             if table.owned:
                 return True  # another request ran it meanwhile
             table.owned = True
-            if stored is None:
-                await table._catch_up_locked()
-            else:
-                await table.fold_stored_and_announce_locked(stored)
+            await table.fold_stored_and_announce_locked(stored or [])
         for _attempt in range(3):
             try:
                 await table.resume()
@@ -212,15 +221,13 @@ class TableManager:
                     await self.ownership.release([table_id])
                 else:
                     tables[table_id] = table
-            since = {t: table.snap.version for t, table in tables.items() if not table.owned}
-            stored = await self.db.run_first(queries.events_after_each, since)
-            to_run = [t for t in stored if t in self._taking]  # the others a request ran (claim)
+            to_run = [t for t in tables if t in self._taking]  # the others a request ran (claim)
             self._taking.difference_update(to_run)
-            # All together: one by one, each run's announcement and clock waited for a turn of
-            # a loop busy with the dead server's reconnecting players, and the last of 500
-            # tables ran ten seconds after the first.
+            # All together, their stored events read in one batch: one by one, each run's
+            # announcement and clock waited for a turn of a loop busy with the dead server's
+            # reconnecting players, and the last of 500 tables ran ten seconds after the first.
             ran = await asyncio.gather(
-                *(self._run(tables[t], stored[t]) for t in to_run), return_exceptions=True
+                *(self._run(tables[t]) for t in to_run), return_exceptions=True
             )
             for table_id, outcome in zip(to_run, ran, strict=True):
                 if isinstance(outcome, BaseException):
@@ -323,15 +330,17 @@ class TableManager:
         return await self.loader.load(table_id)
 
     async def _read_catch_ups(
-        self, copies: list[Table], _first: bool
+        self, copies: list[Table], first: bool
     ) -> dict[Table, list[StoredEvent]]:
         """For each copy, the events its owner stored after the copy's version now (by copy,
-        not id: a table forgotten and loaded again meanwhile has two)."""
+        not id: a table forgotten and loaded again meanwhile has two); ``first``: ahead of
+        the common queue."""
         since: dict[str, int] = {}
         for copy in copies:
             table_id, version = copy.info.id, copy.snap.version
             since[table_id] = min(version, since.get(table_id, version))
-        stored = await self.db.run(queries.events_after_each, since)
+        read = self.db.run_first if first else self.db.run
+        stored = await read(queries.events_after_each, since)
         return {copy: stored[copy.info.id] for copy in copies}
 
     def _loaded(self, row: GameTable, events: list[StoredEvent]) -> Table:
