@@ -216,3 +216,38 @@ def test_closing_the_bus_fails_the_publishers_still_waiting() -> None:
             await asyncio.wait_for(waiting, 5)
 
     run_async(scenario())
+
+
+def test_a_message_posted_without_waiting_goes_out_in_its_turn(make: Callable[[], Bus]) -> None:
+    """``post`` returns at once, and its message keeps its place among those published."""
+
+    async def scenario() -> None:
+        bus = make()
+        listener = await bus.subscribe("table:p")
+        later = await bus.subscribe("table:p")  # the channel is subscribed here already
+        await bus.publish("table:p", {"n": 1})
+        bus.post("table:p", {"n": 2})
+        await bus.publish("table:p", {"n": 3})
+        for subscription in (listener, later):
+            got = [await asyncio.wait_for(subscription.get(), 5) for _ in range(3)]
+            assert [m["n"] for m in got] == [1, 2, 3]
+        await listener.close()
+        await later.close()
+        await bus.close()
+
+    run_async(scenario())
+
+
+def test_a_post_that_cannot_go_out_is_logged(caplog: pytest.LogCaptureFixture) -> None:
+    """Nobody waits for a posted message, so its failure is said in the log."""
+
+    async def scenario() -> None:
+        bus = RedisBus("redis://127.0.0.1:9/0")  # nothing listens there
+        bus.post("table:x", {"version": 1})
+        with pytest.raises(redis.exceptions.ConnectionError):
+            await asyncio.wait_for(bus.publish("table:x", {"version": 2}), 30)
+        await asyncio.sleep(0)
+        await bus.close()
+
+    run_async(scenario())
+    assert "posting on the bus failed" in caplog.text

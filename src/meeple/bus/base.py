@@ -30,6 +30,12 @@ class Bus(Protocol):
         """Send ``message`` to every current subscriber of ``channel``."""
         ...
 
+    def post(self, channel: str, message: dict[str, Any]) -> None:
+        """:meth:`publish` without waiting for it to go out, for news whose loss costs
+        nothing lasting (who is watching): in order with the other messages published
+        here, a failure logged."""
+        ...
+
     async def subscribe(self, channel: str) -> Subscription:
         """A new subscription to ``channel``, receiving from now on."""
         ...

@@ -31,6 +31,10 @@ class InProcessBus:
 
     async def publish(self, channel: str, message: dict[str, Any]) -> None:
         """Queue ``message`` for every subscriber of ``channel``."""
+        self.post(channel, message)
+
+    def post(self, channel: str, message: dict[str, Any]) -> None:
+        """The same, from code that does not wait: queueing never waits here."""
         for subscription in list(self._channels.get(channel, ())):
             subscription.queue.put_nowait(message)
 

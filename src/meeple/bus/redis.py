@@ -79,11 +79,20 @@ class RedisBus:
 
     async def publish(self, channel: str, message: dict[str, Any]) -> None:
         """Publish ``message`` as JSON on ``channel``; returns once Redis has taken it."""
+        await self._queue(channel, message)
+
+    def post(self, channel: str, message: dict[str, Any]) -> None:
+        """Publish ``message`` in its turn without waiting for Redis to take it (a socket
+        opening waited most of a second for its presence news, in a dead server's players'
+        rush); a failure is logged."""
+        self._queue(channel, message).add_done_callback(_log_failure)
+
+    def _queue(self, channel: str, message: dict[str, Any]) -> asyncio.Future[None]:
         taken: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._outbox.append((CHANNEL_PREFIX + channel, jsontext.encode(message), taken))
         if self._sender is None or self._sender.done():
             self._sender = asyncio.create_task(self._send())
-        await taken
+        return taken
 
     async def _send(self) -> None:
         """Send the outbox in batches, one pipeline each, until it is empty."""
@@ -111,6 +120,8 @@ class RedisBus:
             self._confirmed[channel] = asyncio.Event()
             self._command("subscribe", channel)
         confirmed = self._confirmed[channel]
+        if confirmed.is_set():  # subscribed here already: no turn of the loop to wait for
+            return RedisSubscription(self, local)
         try:
             # Redis confirms the subscription in order on the connection: after it, nothing is
             # missed.
@@ -217,6 +228,12 @@ def _runs(queued: list[tuple[str, str]]) -> list[tuple[str, list[str]]]:
         else:
             runs.append((kind, [channel]))
     return runs
+
+
+def _log_failure(taken: asyncio.Future[None]) -> None:
+    """A message posted without a waiting publisher did not go out: say so."""
+    if not taken.cancelled() and taken.exception() is not None:
+        log.warning("posting on the bus failed: %s", taken.exception())
 
 
 def _settle(

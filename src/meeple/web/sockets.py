@@ -190,7 +190,7 @@ class TableConnection:
             # A server just seeing this table's first connection does not know ours yet:
             # one connection per server (the oldest here) tells it.
             if announced.get("first") and next(iter(table.viewers), None) == id(self):
-                await self.services.bus.publish(
+                self.services.bus.post(
                     channel(table.info.id), watchers_changed(self.services, table)
                 )
         spectators, present = table.presence()
@@ -311,9 +311,9 @@ async def table_socket(
     connection = TableConnection(websocket, services, table, user, session)
     first_here = not table.viewers
     table.viewers[id(connection)] = None if user is None else user.id
-    await services.bus.publish(
-        channel(table_id), watchers_changed(services, table, first=first_here)
-    )
+    # Not waited for: presence news, and a socket opening in a rush (a dead server's players
+    # reconnecting) waited most of a second for Redis to take it.
+    services.bus.post(channel(table_id), watchers_changed(services, table, first=first_here))
     tasks: list[asyncio.Task[None]] = []
     try:
         if since is None:
@@ -341,7 +341,7 @@ async def table_socket(
         table.viewers.pop(id(connection), None)
         await subscription.close()
         with contextlib.suppress(Exception):  # the bus may be closing with the server
-            await services.bus.publish(channel(table_id), watchers_changed(services, table))
+            services.bus.post(channel(table_id), watchers_changed(services, table))
 
 
 def watchers_changed(services: Services, table: Table, first: bool = False) -> dict[str, Any]:
