@@ -42,7 +42,15 @@ def east_and_west(
     """Two ``meeple serve`` processes sharing PostgreSQL and Redis, with 3 s leases, and a
     list for the test's sockets: all closed (the east one killed if alive) at the end."""
     redis_url = require_redis()
-    settings = {"MEEPLE_DB": pg_url, "MEEPLE_REDIS": redis_url, "MEEPLE_LEASE_S": "3"}
+    settings = {
+        "MEEPLE_DB": pg_url,
+        "MEEPLE_REDIS": redis_url,
+        "MEEPLE_LEASE_S": "3",
+        # The limits live in Redis, which outlives a run: the default twenty guests an hour
+        # from one address refused the tests after a few runs.
+        "MEEPLE_LIMIT_GUESTS": "1000/minute",
+        "MEEPLE_LIMIT_AUTH": "1000/minute",
+    }
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     east = ServeProcess(tmp_path / "a", free_port(), settings)
@@ -391,6 +399,10 @@ def test_a_server_taking_over_many_tables_leases_and_reads_them_all_at_once(
         return await acquire(table_id)
 
     tables.ownership.acquire = acquire_one  # type: ignore[method-assign]
+    deadline = time.monotonic() + 10
+    while not set(table_ids) <= set(tables.ownership.keeper._watched):
+        assert time.monotonic() < deadline, "west never watched the new tables"
+        time.sleep(0.05)  # (handed to its keeper twice a second)
     east.stop()  # a clean stop lets the leases go at once
     deadline = time.monotonic() + 20
     while not all(t in tables.tables and tables.tables[t].owned for t in table_ids):
@@ -474,11 +486,11 @@ def test_writes_finding_their_tables_without_an_owner_run_them_with_reads_togeth
         asked_first.append(query.__name__)
         return await run_first(query, *args)
 
-    async def no_take_over() -> None:
+    def no_take_over(*_args: Any) -> None:
         """The requests, not the watcher, find these tables without an owner."""
 
     db.run, db.run_first = counted, counted_first  # type: ignore[method-assign]
-    tables.take_orphans = no_take_over  # type: ignore[method-assign]
+    tables.ownership.watch = no_take_over  # type: ignore[method-assign]
     east.stop()  # a clean stop lets the leases go at once
     for n, sock in enumerate(socks):
         sock.send({"type": "action", "id": f"a{n}", "action": brain("slide", 1)(sock.view, 0)})
@@ -641,6 +653,93 @@ def test_a_lease_is_renewed_from_the_moment_it_is_acquired() -> None:
 
     acquired, owners, me = run_async(scenario())
     assert len(acquired) == 3
+    assert owners == [me, me, me]
+
+
+@pytest.mark.redis
+def test_a_lease_released_while_a_renewal_runs_is_not_kept() -> None:
+    """The renewal takes back leases that ran out with nobody taking them; one released
+    by a server stopping, between the keeper's list and its script, is let go again
+    (else the stopping server held it for a lease and the take-over came in two parts)."""
+    import redis as sync_redis
+    import redis.asyncio as aioredis
+
+    from meeple.tables.owners import OWNER_PREFIX, RedisLeases
+
+    url = require_redis()
+
+    async def scenario() -> tuple[str | None, str | None, str]:
+        client = aioredis.Redis.from_url(url)
+        leases = RedisLeases(client, 5, url)
+        keeper = leases.keeper
+        released, kept = f"race-{time.time_ns()}", f"race-kept-{time.time_ns()}"
+        direct = sync_redis.Redis.from_url(url)
+        try:
+            assert await leases.acquire_many([released, kept]) == [released, kept]
+            renew_now = keeper.renew_now
+
+            def loop_releases_meanwhile(ids: Any) -> Any:
+                keeper.forget([released])
+                direct.delete(OWNER_PREFIX + released)  # what release() then does
+                return renew_now(ids)
+
+            keeper.renew_now = loop_releases_meanwhile  # type: ignore[method-assign]
+            keeper._renew()
+            return await leases.owner_of(released), await leases.owner_of(kept), leases.server_id
+        finally:
+            leases.close()
+            direct.close()
+            await client.aclose()
+
+    released_owner, kept_owner, me = run_async(scenario())
+    assert released_owner is None and kept_owner == me
+
+
+@pytest.mark.redis
+def test_the_keeper_takes_a_dead_servers_leases_as_they_run_out_and_tells_the_loop() -> None:
+    """A server watching another's tables takes each lease once it runs out (not while it
+    is still the other's), keeps it, and hands the ids to its event loop."""
+    import asyncio
+
+    import redis.asyncio as aioredis
+
+    from meeple.tables.owners import RedisLeases
+
+    url = require_redis()
+    lease_s = 0.4
+
+    async def scenario() -> tuple[list[list[str]], list[str | None], str, list[str]]:
+        client = aioredis.Redis.from_url(url)
+        dead, watcher = RedisLeases(client, lease_s, url), RedisLeases(client, lease_s, url)
+        tables = [f"watch-test-{time.time_ns()}-{n}" for n in range(3)]
+        handed: list[list[str]] = []
+        try:
+            assert await dead.acquire_many(tables) == tables
+            await dead.renew(tables)
+            watcher.watch(tables, handed.append)
+            for _ in range(4):
+                await dead.renew(tables)  # its loop and ours are alive
+                await watcher.renew([])
+                await asyncio.sleep(lease_s / 2)
+            early = list(handed)  # the dead server is still alive: nothing taken
+            dead.close()  # it dies: its leases run out within a lease
+            deadline = time.monotonic() + 10
+            while sum(map(len, handed)) < len(tables) and time.monotonic() < deadline:
+                await watcher.renew([t for ids in handed for t in ids])
+                await asyncio.sleep(0.02)
+            for _ in range(6):  # kept by the watcher's keeper since, as its loop runs them
+                await watcher.renew([t for ids in handed for t in ids])
+                await asyncio.sleep(lease_s / 2)
+            owners = [await watcher.owner_of(t) for t in tables]
+            return handed, owners, watcher.server_id, early
+        finally:
+            watcher.close()
+            await client.aclose()
+
+    handed, owners, me, early = run_async(scenario())
+    assert early == []
+    taken = [t for ids in handed for t in ids]
+    assert sorted(taken) == sorted(set(taken)) and len(taken) == 3  # each handed over once
     assert owners == [me, me, me]
 
 

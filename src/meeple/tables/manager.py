@@ -90,6 +90,8 @@ class TableManager:
         queue and of the catch-ups (a batch of those may be waiting there)."""
         self._taking: set[str] = set()
         """Tables whose lease this server took and that it is about to run (take_orphans)."""
+        self._taking_over: set[asyncio.Task[None]] = set()
+        """The take-overs running, of leases the ownership took as they ran out."""
         self._owners_seen: dict[str, str] = {}
         """The owner each forwarded write last reached (asked again once it refuses or is
         silent), so a forwarded action costs no lease lookup."""
@@ -133,6 +135,12 @@ class TableManager:
             watcher.cancel()
             with contextlib.suppress(BaseException):
                 await watcher
+        if self.shared:
+            self.ownership.watch([], self._taken)  # take no more leases
+        for task in list(self._taking_over):
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
         await self.reviewer.stop()
         for table in list(self.tables.values()):
             await table.shutdown()
@@ -207,6 +215,10 @@ class TableManager:
             return
         taken = await self.ownership.acquire_many(orphans)
         self._taking.update(taken)
+        await self._run_taken(taken)
+
+    async def _run_taken(self, taken: list[str]) -> None:
+        """Run the tables whose lease this server just took (already in :attr:`_taking`)."""
         try:
             tables: dict[str, Table] = {}
             # The copies this server has are caught up below, all at once; the others are
@@ -252,15 +264,30 @@ class TableManager:
                 log.exception("renewing the table leases failed")
 
     async def _watch_orphans(self) -> None:
-        """Twice a second, take over the live tables whose owner went away."""
+        """Twice a second, hand the ownership the live tables another server runs: it takes
+        each lease the moment it runs out (off this loop, which a dead server's players keep
+        busy) and calls :meth:`_taken` here."""
         while True:
             await asyncio.sleep(0.5)
             try:
-                await self.take_orphans()
+                ids = await self.db.run_first(queries.table_ids_with_status, [OPEN, PLAYING])
+                others = [t for t in ids if t not in self._taking and not self._owned_here(t)]
+                self.ownership.watch(others, self._taken)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("looking for tables without an owner failed")
+
+    def _owned_here(self, table_id: str) -> bool:
+        table = self.tables.get(table_id)
+        return table is not None and table.owned
+
+    def _taken(self, table_ids: list[str]) -> None:
+        """The ownership took these leases (their owner went away): run the tables."""
+        self._taking.update(table_ids)
+        task = asyncio.get_running_loop().create_task(self._run_taken(table_ids))
+        self._taking_over.add(task)
+        task.add_done_callback(self._taking_over.discard)
 
     async def stand_down(self, table: Table) -> None:
         """Another server took the table: stop running it here (its copy stays for views)."""
