@@ -280,3 +280,24 @@ def test_a_table_still_plays_to_the_end_after_hostile_input(server: LiveServer) 
     events = alice.get(f"/api/tables/{table_id}/events")
     assert events[-1]["kind"] == "finish"
     assert json.dumps(events)
+
+
+def test_a_table_socket_with_a_since_that_is_not_a_version_is_refused(
+    stored_server: LiveServer,
+) -> None:
+    """``since`` is a whole number or absent: anything else is refused at the handshake
+    (403), and a good one still resumes."""
+    alice, table_id = started_slide(stored_server)
+    base = f"{stored_server.ws_url}/ws/tables/{table_id}"
+    for since in ("abc", "1.5", "", "9" * 5000, "1e3"):
+        with pytest.raises(InvalidStatus) as refused:
+            connect(f"{base}?since={since}", open_timeout=5)
+        assert refused.value.response.status_code == 403, since
+    for since in ("1", "+1", "%2B1", "-3", "007"):
+        with connect(
+            f"{base}?since={since}",
+            open_timeout=5,
+            additional_headers={"Cookie": alice.cookie_header()},
+        ) as sock:
+            first = json.loads(sock.recv(timeout=5))
+            assert first["type"] in ("resume", "hello"), since

@@ -8,7 +8,8 @@ costs no Redis connection (one per client ran the pool dry at about a hundred
 clients per server). Publishing is batched the same way: what the process's
 tables publish while a batch is on its way goes together in the next one (one
 pipeline, one write), in the order published; each publisher still waits for
-Redis to take its message. Messages are JSON text. Redis pub/sub keeps nothing,
+Redis to take its message, except a message posted (:meth:`RedisBus.post`).
+Messages are JSON text. Redis pub/sub keeps nothing,
 which is fine: the store is the truth, and a client that misses a message
 catches up by version from the store.
 """

@@ -28,6 +28,7 @@ from meeple.web.guard import InputGuard
 from meeple.web.routes import analysis, auth, games, puzzles, records, tables, users
 from meeple.web.schemas import BotStatsOut, HealthOut
 from meeple.web.services import Services
+from meeple.web.sockets import TABLE_SOCKET_PATH, table_socket_route
 from meeple.web.sockets import router as sockets_router
 
 DESCRIPTION = """\
@@ -73,6 +74,9 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
         return JSONResponse(validation_body(exc), status_code=422)
+
+    # First: a dead server's players all open it here at once (see table_socket_route).
+    app.router.add_websocket_route(TABLE_SOCKET_PATH, table_socket_route)
 
     @app.get("/api/health", tags=["meta"], response_model=HealthOut)
     async def health(request: Request) -> HealthOut:
