@@ -420,6 +420,53 @@ def test_a_server_taking_over_many_tables_leases_and_reads_them_all_at_once(
 
 @pytest.mark.postgres
 @pytest.mark.redis
+def test_a_write_waiting_on_a_silent_owner_runs_as_soon_as_this_server_takes_the_table(
+    two_servers: tuple[LiveServer, LiveServer],
+) -> None:
+    """The forwarded call stops waiting when the take-over runs the table here, not when
+    a look at the lease or the call's time-out says the owner is gone."""
+    from meeple.tables.calls import CallTimeout
+
+    east, west = two_servers
+    on_west, table_ids = alice_at_greedy_tables(east, west, 1)
+    sock = on_west.connect(table_ids[0])
+    sock.recv()
+
+    async def silent(_message: Any) -> None:
+        """East hears the call and never answers (it is dying)."""
+
+    async def holds(_server: str, _table: str) -> bool:
+        return True  # the lease looks held: only the take-over can end the wait
+
+    calls = west.services.tables.calls
+    outcomes: list[str] = []
+    call = calls.call
+
+    async def watched(*args: Any, **kwargs: Any) -> Any:
+        try:
+            result = await call(*args, **kwargs)
+        except BaseException as exc:
+            outcomes.append(type(exc).__name__)
+            raise
+        outcomes.append("answered")
+        return result
+
+    east.services.tables.calls._answer = silent  # type: ignore[method-assign]
+    west.services.tables.ownership.still_holds = holds  # type: ignore[method-assign]
+    calls.call = watched  # type: ignore[method-assign]
+    sock.send({"type": "action", "id": "w", "action": brain("slide", 1)(sock.view, 0)})
+    deadline = time.monotonic() + 10
+    while not calls._pending:
+        assert time.monotonic() < deadline, "the write was not forwarded"
+        time.sleep(0.01)
+    east.stop()  # its leases go; west's keeper takes the table
+    assert sock.recv_until(lambda m: m.get("id") == "w")["type"] == "ack"
+    assert west.services.tables.tables[table_ids[0]].owned
+    assert outcomes == ["NotOwner"]  # not CallTimeout
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
 def test_a_request_for_a_table_a_take_over_is_slow_to_run_runs_it_at_once(
     two_servers: tuple[LiveServer, LiveServer],
 ) -> None:

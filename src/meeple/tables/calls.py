@@ -105,6 +105,8 @@ class CallRouter:
         """Where clients reach each server that answered a call of ours (its last answer's
         ``url``); dropped when it stops answering."""
         self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._waiting_on: dict[str, set[str]] = {}
+        """The ids of the calls waiting, by table."""
         self._subscription: Subscription | None = None
         self._task: asyncio.Task[None] | None = None
         self._running: set[asyncio.Task[None]] = set()
@@ -145,6 +147,7 @@ class CallRouter:
         call_id = uuid.uuid4().hex
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending[call_id] = future
+        self._waiting_on.setdefault(table_id, set()).add(call_id)
         try:
             await self.bus.publish(
                 server_channel(owner),
@@ -163,6 +166,11 @@ class CallRouter:
             raise
         finally:
             self._pending.pop(call_id, None)
+            waiting = self._waiting_on.get(table_id)
+            if waiting is not None:
+                waiting.discard(call_id)
+                if not waiting:
+                    del self._waiting_on[table_id]
         if reply.get("url"):
             self.addresses[owner] = reply["url"]
         if reply.get("not_owner"):
@@ -170,6 +178,15 @@ class CallRouter:
         if "error" in reply:
             raise error_from_json(reply["error"])
         return reply.get("result")
+
+    def took_over(self, table_id: str) -> None:
+        """This server runs the table now: the calls still waiting on its last owner (dead,
+        most likely) stop waiting and are run here, rather than at the next look at the
+        lease (up to a second later, for every pending action of a dead server's tables)."""
+        for call_id in self._waiting_on.get(table_id, ()):
+            future = self._pending.get(call_id)
+            if future is not None and not future.done():
+                future.set_result({"type": "reply", "id": call_id, "not_owner": True})
 
     @staticmethod
     async def _answer_to(

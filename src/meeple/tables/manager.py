@@ -192,6 +192,8 @@ class TableManager:
                 # still writing): the write folded that in; resume again from there.
                 continue
             log.info("server %s runs table %s", self.server_id, table.info.id)
+            if self.shared:
+                self.calls.took_over(table.info.id)
             return True
         log.warning("server %s could not resume table %s", self.server_id, table.info.id)
         table.owned = False
