@@ -425,7 +425,6 @@ def test_a_write_waiting_on_a_silent_owner_runs_as_soon_as_this_server_takes_the
 ) -> None:
     """The forwarded call stops waiting when the take-over runs the table here, not when
     a look at the lease or the call's time-out says the owner is gone."""
-    from meeple.tables.calls import CallTimeout
 
     east, west = two_servers
     on_west, table_ids = alice_at_greedy_tables(east, west, 1)
