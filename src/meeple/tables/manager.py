@@ -89,9 +89,11 @@ class TableManager:
         """The same reads for the tables this server is taking over, ahead of the common
         queue and of the catch-ups (a batch of those may be waiting there)."""
         self._taking: set[str] = set()
-        """Tables whose lease this server took and that it is about to run (take_orphans)."""
+        """Tables whose lease this server took and that it is about to run (take_orphans,
+        or the ownership's keeper as the leases ran out)."""
         self._taking_over: set[asyncio.Task[None]] = set()
         """The take-overs running, of leases the ownership took as they ran out."""
+        self._stopping = False
         self._owners_seen: dict[str, str] = {}
         """The owner each forwarded write last reached (asked again once it refuses or is
         silent), so a forwarded action costs no lease lookup."""
@@ -131,6 +133,7 @@ class TableManager:
 
     async def stop(self) -> None:
         """Stop every table's clocks and bots, and hand this server's tables over at once."""
+        self._stopping = True
         for watcher in self._watchers:
             watcher.cancel()
             with contextlib.suppress(BaseException):
@@ -286,6 +289,8 @@ class TableManager:
 
     def _taken(self, table_ids: list[str]) -> None:
         """The ownership took these leases (their owner went away): run the tables."""
+        if self._stopping:
+            return  # kept until the keeper stops with this server, then taken by another
         self._taking.update(table_ids)
         task = asyncio.get_running_loop().create_task(self._run_taken(table_ids))
         self._taking_over.add(task)
