@@ -107,6 +107,25 @@ def alice_at_greedy_tables(
     return on_west, table_ids
 
 
+def count_queries(db: Database) -> tuple[list[str], list[str]]:
+    """Record the name of every query ``db`` runs from now on: those in the common queue
+    (``run``) and those ahead of it (``run_first``)."""
+    asked: list[str] = []
+    asked_first: list[str] = []
+    run, run_first = db.run, db.run_first
+
+    async def counted(query: Any, *args: Any) -> Any:
+        asked.append(query.__name__)
+        return await run(query, *args)
+
+    async def counted_first(query: Any, *args: Any) -> Any:
+        asked_first.append(query.__name__)
+        return await run_first(query, *args)
+
+    db.run, db.run_first = counted, counted_first  # type: ignore[method-assign]
+    return asked, asked_first
+
+
 @pytest.mark.postgres
 @pytest.mark.redis
 def test_only_the_owner_runs_the_bots_and_the_others_forward(
@@ -376,21 +395,8 @@ def test_a_server_taking_over_many_tables_leases_and_reads_them_all_at_once(
     socks = {table_id: on_west.connect(table_id) for table_id in table_ids[:4]}
     for sock in socks.values():
         sock.recv()
-    asked: list[str] = []
-    asked_first: list[str] = []
-    db, tables = west.services.db, west.services.tables
-    run, run_first = db.run, db.run_first
-
-    async def counted(query: Any, *args: Any) -> Any:
-        asked.append(query.__name__)
-        return await run(query, *args)
-
-    async def counted_first(query: Any, *args: Any) -> Any:
-        asked_first.append(query.__name__)
-        return await run_first(query, *args)
-
-    db.run = counted  # type: ignore[method-assign]
-    db.run_first = counted_first  # type: ignore[method-assign]
+    tables = west.services.tables
+    asked, asked_first = count_queries(west.services.db)
     single: list[str] = []
     acquire = tables.ownership.acquire
 
@@ -519,23 +525,12 @@ def test_writes_finding_their_tables_without_an_owner_run_them_with_reads_togeth
     socks = [on_west.connect(table_id) for table_id in table_ids]
     for sock in socks:
         sock.recv()
-    db, tables = west.services.db, west.services.tables
-    asked: list[str] = []
-    asked_first: list[str] = []
-    run, run_first = db.run, db.run_first
-
-    async def counted(query: Any, *args: Any) -> Any:
-        asked.append(query.__name__)
-        return await run(query, *args)
-
-    async def counted_first(query: Any, *args: Any) -> Any:
-        asked_first.append(query.__name__)
-        return await run_first(query, *args)
+    tables = west.services.tables
+    asked, asked_first = count_queries(west.services.db)
 
     def no_take_over(*_args: Any) -> None:
         """The requests, not the watcher, find these tables without an owner."""
 
-    db.run, db.run_first = counted, counted_first  # type: ignore[method-assign]
     tables.ownership.watch = no_take_over  # type: ignore[method-assign]
     east.stop()  # a clean stop lets the leases go at once
     for n, sock in enumerate(socks):
