@@ -23,8 +23,10 @@ from meeple.ratelimit import RateLimited
 from meeple.tables.clock import Clock
 from meeple.tables.errors import TableError
 from meeple.web import pages
+from meeple.web.cross_site import CrossSiteGuard
 from meeple.web.errors import http_status
 from meeple.web.guard import InputGuard
+from meeple.web.headers import SecurityHeaders
 from meeple.web.routes import analysis, auth, games, puzzles, records, tables, users
 from meeple.web.schemas import BotStatsOut, HealthOut
 from meeple.web.services import Services
@@ -97,6 +99,11 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
         app.mount(f"/static/js/games/{name}", StaticFiles(directory=folder), name=f"game-{name}")
     app.mount("/static", StaticFiles(directory=pages.STATIC_DIR), name="static")
     app.add_middleware(InputGuard, max_bytes=settings.max_message_bytes)
+    # Added last, so run first: a foreign request is refused before its body is read,
+    # and every answer, refusals included, carries the security headers.
+    app.add_middleware(CrossSiteGuard)
+    docs_paths = (app.docs_url, app.swagger_ui_oauth2_redirect_url, app.redoc_url)
+    app.add_middleware(SecurityHeaders, docs_paths=docs_paths)
     return app
 
 

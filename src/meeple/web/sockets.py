@@ -13,7 +13,6 @@ import logging
 import re
 import time
 from typing import Any
-from urllib.parse import urlparse
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketState
@@ -25,6 +24,7 @@ from meeple.tables.access import is_member, may_reach
 from meeple.tables.errors import TableError
 from meeple.tables.manager import LOBBY_CHANNEL
 from meeple.tables.table import Table, channel
+from meeple.web.cross_site import same_origin
 from meeple.web.deps import session_of_cookie
 from meeple.web.inputs import BadInput, loads_strict
 from meeple.web.protocol import (
@@ -276,17 +276,6 @@ class TableConnection:
         await self.send({"type": "owner", "url": url})
 
 
-def same_origin(websocket: WebSocket) -> bool:
-    """Whether a browser opened the socket from this server's own pages.
-
-    The session cookie is sent with a WebSocket handshake from any site, so a
-    page elsewhere must not act as its visitor; clients that are not browsers
-    send no ``Origin`` and are let in.
-    """
-    origin = websocket.headers.get("origin")
-    return origin is None or urlparse(origin).netloc == websocket.headers.get("host")
-
-
 TABLE_SOCKET_PATH = "/ws/tables/{table_id}"
 VERSION = re.compile(r"[+-]?[0-9]{1,30}")
 
@@ -320,7 +309,7 @@ async def table_socket(
     # Asked together with the other sockets opening now (a server's players reconnecting).
     user = None if session is None else await services.session_checks.user_of(session)
     await websocket.accept()
-    if not same_origin(websocket):
+    if not same_origin(websocket.headers):  # the cookie came along from any site
         await websocket.close(POLICY_VIOLATION, "connect from this site's own pages")
         return
     try:

@@ -114,11 +114,17 @@ async def login(
 
 @router.post("/logout", status_code=204)
 async def logout(request: Request, response: Response, services: ServicesDep) -> Response:
-    """Sign out: this session ends on every server, and the cookie is removed."""
+    """Sign out: this session ends on every server, and the cookie is removed.
+
+    Only a session cookie that came with the request is ended and removed: a
+    request without one (a form on another site, which the browser sends
+    without this site's cookie) removes nothing, as its ``Set-Cookie`` would
+    still apply and sign the visitor out (a guest for good).
+    """
     token = current_token(request, services)
     if token is not None:
         await services.db.run(end_session, token_hash(token))
-    response.delete_cookie(SESSION_COOKIE, path="/")
+        response.delete_cookie(SESSION_COOKIE, path="/")
     response.status_code = 204
     return response
 

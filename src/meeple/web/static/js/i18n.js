@@ -45,6 +45,8 @@ export function el(tag, attrs = {}, ...children) {
     if (value === null || value === undefined || value === false) continue;
     if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
     else if (name === "dataset") Object.assign(node.dataset, value);
+    // Through the CSSOM: the pages' Content-Security-Policy refuses style attributes.
+    else if (name === "style") node.style.cssText = String(value);
     else if (value === true) node.setAttribute(name, "");
     else node.setAttribute(name, String(value));
   }
