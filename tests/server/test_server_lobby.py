@@ -230,12 +230,29 @@ def test_quick_play_alone_gets_bots_after_the_wait_and_the_game_starts(
     assert [s["bot"] for s in seats] == [None, "greedy", "greedy", "greedy"]
 
 
-def test_a_waiting_player_can_have_bots_now_and_nobody_else_can(server: LiveServer) -> None:
+def test_the_waiting_creator_can_have_bots_now_and_nobody_else_can(server: LiveServer) -> None:
     waiting, stranger = server.client("waiting"), server.client("stranger")
     waiting.guest()
     stranger.guest()
     table = waiting.post("/api/quickplay", {"game": "summy"})["table"]
-    stranger.post(f"/api/tables/{table['id']}/bots", expect=403)
+    refused = stranger.post(f"/api/tables/{table['id']}/bots", expect=403)
+    assert refused["code"] == "not_creator"
     started = waiting.post(f"/api/tables/{table['id']}/bots")["table"]
     assert started["status"] == "playing" and started["bots_at"] is None
     assert [s["bot"] for s in started["seats"]] == [None, "greedy"]
+
+
+def test_a_player_who_joined_cannot_fill_the_creators_free_seats_with_bots(
+    server: LiveServer,
+) -> None:
+    creator, joiner = server.client("creator"), server.client("joiner")
+    creator.guest()
+    joiner.guest()
+    table_id = creator.create_table(game="slide", seats=4)["table"]["id"]
+    joiner.post(f"/api/tables/{table_id}/join", {})
+    refused = joiner.post(f"/api/tables/{table_id}/bots", expect=403)
+    assert refused["code"] == "not_creator"
+    seats = creator.get(f"/api/tables/{table_id}")["table"]["seats"]
+    assert [s["bot"] for s in seats] == [None] * 4 and seats[2]["user_id"] is None
+    filled = creator.post(f"/api/tables/{table_id}/bots")["table"]
+    assert [s["bot"] is not None for s in filled["seats"]] == [False, False, True, True]

@@ -359,10 +359,12 @@ class Table:
         """Seat a bot of ``level`` in every free seat (a quick-play table then starts).
 
         ``user_id`` ``None``: the table's own wait ran out. A person may ask
-        for it too, if seated at the table (the "play bots now" button).
+        for it too (the "play bots now" button): the table's creator only, while
+        seated, as the free seats are kept for the people the creator waits for.
         """
         async with self.lock:
             if user_id is not None:
+                self._creator_only(user_id, "fill the free seats with bots")
                 self._seat_of(user_id)
             if self.snap.status != OPEN:
                 raise TableError("started", "the game has already started")

@@ -142,7 +142,8 @@ async def kick(table_id: str, body: SeatIn, services: ServicesDep, user: Current
 
 @router.post("/tables/{table_id}/bots", response_model=TableOut)
 async def fill_with_bots(table_id: str, services: ServicesDep, user: CurrentUser) -> TableOut:
-    """A seated player has bots take the free seats now (a quick-play table then starts)."""
+    """The table's creator, seated, has bots take the free seats now (a quick-play table then
+    starts); anyone else gets a 403 ``not_creator``."""
     table = await find(services, table_id, user, None)
     await table.fill_with_bots(user.id)
     return table_out(table, user)

@@ -154,6 +154,7 @@ function drawSearch() {
   const left = Math.max(0, Math.ceil(info.bots_at - now));
   $("quick-search-text").textContent = `${t("js.table.searching", { elapsed })} ${t("js.table.bots_in", { n: left })}`;
   $("bots-now").textContent = t("js.table.bots_now");
+  $("bots-now").hidden = user.id !== info.creator_id; // the free seats are the creator's to fill
 }
 
 setInterval(() => { if (!$("quick-search").hidden) drawSearch(); }, 1000);
