@@ -86,6 +86,17 @@ class Settings(BaseSettings):
     limit_analysis: str = Field(
         "60/minute", description="positions analysed per address (POST /api/analysis/summy)"
     )
+    limit_puzzle_answers: str = Field(
+        "30/minute",
+        description="puzzle answers per signed-in user, or per address for anonymous answers",
+    )
+    puzzle_rater_games: int = Field(
+        10,
+        ge=0,
+        description="a puzzle's rating and its attempts/solved counts move only with the first"
+        " answers of accounts that have finished at least this many rated games of the"
+        " puzzle's game (their rating there is no longer provisional); 0: every account",
+    )
     trusted_proxies: str = Field(
         "",
         description="addresses (or networks) of reverse proxies whose X-Forwarded-For is"
@@ -135,7 +146,14 @@ class Settings(BaseSettings):
             raise ValueError(f"must be at least {MIN_SECRET_KEY_LENGTH} characters")
         return value
 
-    @field_validator("limit_auth", "limit_guests", "limit_chat", "limit_tables", "limit_analysis")
+    @field_validator(
+        "limit_auth",
+        "limit_guests",
+        "limit_chat",
+        "limit_tables",
+        "limit_analysis",
+        "limit_puzzle_answers",
+    )
     @classmethod
     def _readable_limit(cls, value: str) -> str:
         from meeple.ratelimit import parse_limit
@@ -165,6 +183,7 @@ class Settings(BaseSettings):
             "chat": self.limit_chat,
             "tables": self.limit_tables,
             "analysis": self.limit_analysis,
+            "puzzle_answers": self.limit_puzzle_answers,
         }
 
     def extra_game_modules(self) -> list[str]:

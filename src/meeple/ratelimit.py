@@ -24,6 +24,7 @@ KINDS = {
     "chat": "chat messages",
     "tables": "new tables",
     "analysis": "positions analysed from this address",
+    "puzzle_answers": "puzzle answers",
 }
 """Each limited kind of request, and how a refusal names it."""
 

@@ -1,4 +1,5 @@
-"""Summy puzzles in the browser: one solved, one failed (its answer shown), the daily one."""
+"""Summy puzzles in the browser: answered anonymously (no answer shown, an invitation to sign in),
+then as a guest one solved, one failed (its answer shown); the daily one."""
 
 from __future__ import annotations
 
@@ -68,7 +69,7 @@ def current_cursor(page: Page) -> tuple[int, int]:
     return int(row), int(col)
 
 
-def test_a_puzzle_solved_then_one_failed(
+def test_a_puzzle_tried_anonymously_then_solved_and_one_failed_as_a_guest(
     new_page: NewPage, puzzles_server: ServerProcess, puzzles: dict[str, Puzzle]
 ) -> None:
     page = new_page("en-GB", base_url=puzzles_server.url)
@@ -77,11 +78,28 @@ def test_a_puzzle_solved_then_one_failed(
     expect(task).to_contain_text("Find the move worth")
     puzzle = puzzles[page.url.rsplit("/", 1)[1]]
     expect(task).to_contain_text(f"{puzzle.answer.score} points")
+    # Without an account: told it is wrong, not shown the answer, invited to sign in.
+    wrong = next(m for m in legal_moves(puzzle.position) if m.placement != puzzle.answer.placement)
+    stage(page, wrong.placement.dir, wrong.placement.tiles)
+    page.get_by_role("button", name="Play this equation").click()
+    expect(page.locator("#puzzle-verdict")).to_have_text("Not this one.")
+    invite = page.locator("#puzzle-invite")
+    expect(invite).to_be_visible()
+    expect(invite.get_by_role("link", name="Sign in")).to_have_attribute("href", "/signin")
+    expect(page.locator("#game .tile.ghost")).to_have_count(0)
+    expect(page.locator("#puzzle-rating")).to_have_text("")
+    shot(page, "puzzle-anonymous")
+    # As a guest, the same puzzle again: solved, and rated.
+    invite.get_by_role("button", name="Play as guest").click()
+    expect(page.locator("#account-name")).to_be_visible()
+    expect(page).to_have_url(f"{puzzles_server.url}/puzzles/summy/{puzzle.id}")
+    expect(invite).to_be_hidden()
     stage(page, puzzle.answer.placement.dir, puzzle.answer.placement.tiles)
     expect(page.locator("#message")).to_contain_text(f"{puzzle.answer.score}")
     page.get_by_role("button", name="Play this equation").click()
     expect(page.locator("#puzzle-verdict")).to_contain_text("Right!")
     expect(page.locator("#puzzle-rating")).to_contain_text("Your puzzle rating: 1500 →")
+    expect(invite).to_be_hidden()
     shot(page, "puzzle-solved")
     # The next one, answered with another legal move: wrong, and the answer is shown faded.
     page.locator("#puzzle-next").click()
@@ -91,6 +109,7 @@ def test_a_puzzle_solved_then_one_failed(
     stage(page, wrong.placement.dir, wrong.placement.tiles)
     page.get_by_role("button", name="Play this equation").click()
     expect(page.locator("#puzzle-verdict")).to_contain_text("Not this one")
+    expect(page.locator("#puzzle-verdict")).to_contain_text("The best move is")
     expect(page.locator("#game .tile.ghost")).to_have_count(len(other.answer.placement.tiles))
     shot(page, "puzzle-failed")
 

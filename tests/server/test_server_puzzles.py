@@ -1,4 +1,7 @@
-"""Summy puzzles over REST: daily and next ones without their answer, answers checked, rated."""
+"""Summy puzzles over REST: daily and next ones without their answer, answers checked, rated.
+
+The answer only to a signed-in player who has answered; anonymous answers change nothing;
+answers rate limited; the puzzle rated only by accounts that have played rated games."""
 
 from __future__ import annotations
 
@@ -6,13 +9,15 @@ import json
 import sys
 from pathlib import Path
 
-from server_harness import LiveServer
+from server_harness import Client, LiveServer, make_settings, play_out, running
+from sqlalchemy import func, select
 
 from meeple.analysis.puzzles import Puzzle, puzzle_from_position
 from meeple.games.summy.formats import placed_tiles_to_json
 from meeple.games.summy.movegen import legal_moves
 from meeple.store import queries
-from meeple.tables.ratings import MODEL
+from meeple.store.models import PuzzleAttempt
+from meeple.tables.ratings import MODEL, starting_rating
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "summy"))
 from summy_positions import fresh_hand_position
@@ -57,16 +62,16 @@ def test_puzzles_are_given_without_answers_and_answers_are_rated(server: LiveSer
         assert shown["view"]["turn"] == shown["view"]["seat"] == 0
     puzzle = puzzles[daily["id"]]
     wrong = next(m for m in legal_moves(puzzle.position) if m.placement != puzzle.answer.placement)
-    # Anyone may answer; an anonymous answer is not rated.
+    # Anyone may answer and learn right or wrong; an anonymous answer is not rated.
     verdict = anyone.post(f"/api/puzzles/summy/{puzzle.id}/answer", move_json(wrong.placement))
     assert verdict["correct"] is False and verdict["rating"] is None
-    assert verdict["answer"]["equation"] == puzzle.answer.equation_text
     # A player's first answer rates them (up when right); a second one does not.
     player = server.client("player")
     player.guest()
     right = move_json(puzzle.answer.placement)
     verdict = player.post(f"/api/puzzles/summy/{puzzle.id}/answer", right)
     assert verdict["correct"] is True
+    assert verdict["answer"]["equation"] == puzzle.answer.equation_text
     assert verdict["rating"]["after"] > verdict["rating"]["before"]
     again = player.post(f"/api/puzzles/summy/{puzzle.id}/answer", right)
     assert again["correct"] is True and again["rating"] is None
@@ -75,8 +80,6 @@ def test_puzzles_are_given_without_answers_and_answers_are_rated(server: LiveSer
     assert other["id"] != puzzle.id
     player.post(f"/api/puzzles/summy/{other['id']}/answer", move_json(wrong.placement))
     player.get("/api/puzzles/summy/next", expect=404)
-    stats = anyone.get(f"/api/puzzles/summy/{puzzle.id}")
-    assert (stats["attempts"], stats["solved"]) == (3, 2)
 
 
 def test_bad_answers_and_unknown_puzzles_are_refused(server: LiveServer) -> None:
@@ -86,3 +89,121 @@ def test_bad_answers_and_unknown_puzzles_are_refused(server: LiveServer) -> None
     assert refused["code"] == "bad_move"
     anyone.get("/api/puzzles/summy/nothere", expect=404)
     anyone.post("/api/puzzles/summy/nothere/answer", move_json(puzzle.answer.placement), expect=404)
+
+
+def puzzle_stats(client: Client, puzzle_id: str) -> tuple[int, int, int]:
+    """A puzzle's public rating, attempts and solves."""
+    shown = client.get(f"/api/puzzles/summy/{puzzle_id}")
+    return shown["rating"], shown["attempts"], shown["solved"]
+
+
+def wrong_move(puzzle: Puzzle) -> dict[str, object]:
+    """A legal move that is not the puzzle's answer."""
+    return move_json(
+        next(
+            m for m in legal_moves(puzzle.position) if m.placement != puzzle.answer.placement
+        ).placement
+    )
+
+
+def test_an_anonymous_answer_is_checked_and_nothing_more(server: LiveServer) -> None:
+    puzzle = stored_puzzles(server)[0]
+    anyone = server.client("anyone")
+    before = puzzle_stats(anyone, puzzle.id)
+    assert before == (starting_rating(), 0, 0)
+    path = f"/api/puzzles/summy/{puzzle.id}/answer"
+    for _ in range(5):
+        verdict = anyone.post(path, wrong_move(puzzle))
+        assert verdict == {
+            "correct": False,
+            "answer": None,
+            "points": puzzle.answer.score,
+            "rating": None,
+        }
+    assert anyone.post(path, move_json(puzzle.answer.placement))["correct"] is True
+    assert puzzle_stats(anyone, puzzle.id) == before
+    kept = server.services.db.call(
+        lambda session: session.scalar(select(func.count()).select_from(PuzzleAttempt))
+    )
+    assert kept == 0
+
+
+def test_a_players_first_wrong_attempt_shows_them_the_answer(server: LiveServer) -> None:
+    puzzle = stored_puzzles(server)[0]
+    player = server.client("player")
+    player.register("solver")
+    path = f"/api/puzzles/summy/{puzzle.id}/answer"
+    verdict = player.post(path, wrong_move(puzzle))
+    assert verdict["correct"] is False
+    assert verdict["answer"] == puzzle.to_json()["answer"]
+    assert verdict["rating"]["after"] < verdict["rating"]["before"]
+    # The answer seen, the right move now rates nothing.
+    again = player.post(path, move_json(puzzle.answer.placement))
+    assert again["correct"] is True and again["rating"] is None
+
+
+def test_answers_are_rate_limited(tmp_path: Path) -> None:
+    with running(make_settings(tmp_path, limit_puzzle_answers="4/minute")) as server:
+        puzzle = stored_puzzles(server)[0]
+        path = f"/api/puzzles/summy/{puzzle.id}/answer"
+        anyone = server.client("anyone")
+        for _ in range(4):
+            anyone.post(path, wrong_move(puzzle))
+        refused = anyone.http.post(path, json=wrong_move(puzzle))
+        assert refused.status_code == 429, refused.text
+        assert refused.json()["code"] == "rate_limited"
+        assert int(refused.headers["Retry-After"]) >= 1
+        # A signed-in player is counted on their own, and limited the same way.
+        player = server.client("player")
+        player.guest()
+        for _ in range(4):
+            player.post(path, wrong_move(puzzle))
+        player.post(path, wrong_move(puzzle), expect=429)
+
+
+def test_fresh_accounts_do_not_move_a_puzzles_rating(server: LiveServer) -> None:
+    puzzle = stored_puzzles(server)[0]
+    watcher = server.client("watcher")
+    before = puzzle_stats(watcher, puzzle.id)
+    for n in range(5):
+        puppet = server.client(f"puppet{n}")
+        if n % 2:
+            puppet.guest()
+        else:
+            puppet.register(f"puppet{n}")
+        verdict = puppet.post(f"/api/puzzles/summy/{puzzle.id}/answer", wrong_move(puzzle))
+        # Their own puzzle rating moves; the puzzle's does not.
+        assert verdict["rating"]["after"] < verdict["rating"]["before"]
+    assert puzzle_stats(watcher, puzzle.id) == before
+
+
+def play_rated_summy(first: Client, second: Client) -> None:
+    """``first`` and ``second`` play one rated Summy game to its end."""
+    table_id = first.create_table(game="summy", seats=2, rated=True)["table"]["id"]
+    second.post(f"/api/tables/{table_id}/join", {})
+    first.post(f"/api/tables/{table_id}/start")
+    seats = {0: first.connect(table_id), 1: second.connect(table_id)}
+    for sock in seats.values():
+        sock.recv()
+    play_out(seats, "summy")
+
+
+def test_an_account_with_rated_games_moves_a_puzzles_rating(tmp_path: Path) -> None:
+    with running(make_settings(tmp_path, puzzle_rater_games=1)) as server:
+        puzzle = stored_puzzles(server)[0]
+        alice, bob, newcomer = server.client("alice"), server.client("bob"), server.client("new")
+        alice.register("alice")
+        bob.register("bob")
+        newcomer.register("newcomer")
+        play_rated_summy(alice, bob)
+        assert alice.get("/api/users/alice")["ratings"][0]["games"] == 1
+        path = f"/api/puzzles/summy/{puzzle.id}/answer"
+        start = puzzle_stats(newcomer, puzzle.id)
+        newcomer.post(path, wrong_move(puzzle))
+        assert puzzle_stats(newcomer, puzzle.id) == start
+        alice.post(path, wrong_move(puzzle))
+        rating, attempts, solved = puzzle_stats(newcomer, puzzle.id)
+        assert rating > start[0] and (attempts, solved) == (1, 0)
+        bob.post(path, move_json(puzzle.answer.placement))
+        after_bob = puzzle_stats(newcomer, puzzle.id)
+        assert after_bob[0] < rating and after_bob[1:] == (2, 1)

@@ -393,23 +393,27 @@ Skill = tuple[float, float]
 def record_answer(
     session: Session,
     puzzle_id: str,
-    user_id: int | None,
+    user_id: int,
     correct: bool,
     at: float,
     first: Skill,
     rate: Callable[[Skill, Skill, bool], tuple[Skill, Skill]],
+    rater_games: int,
 ) -> tuple[Skill, Skill] | None:
-    """Count an answer; a user's first answer to a puzzle also rates both (``rate`` gives the
+    """Keep a user's first answer to a puzzle and rate them by it (``rate`` gives the
     player's and the puzzle's new ratings; ``first`` is a new player's).
+
+    The puzzle's own rating and its attempts/solved counts move only when the
+    user has finished at least ``rater_games`` rated games of the puzzle's game:
+    fresh accounts (sockpuppets, guests made for the purpose) rate themselves,
+    never the puzzle. Later answers change nothing.
 
     Returns the user's ``((mu, sigma) before, (mu, sigma) after)`` when it rated.
     """
-    puzzle = session.get(StoredPuzzle, puzzle_id)
-    if puzzle is None:
-        return None
-    puzzle.attempts += 1
-    puzzle.solved += int(correct)
-    if user_id is None or session.get(PuzzleAttempt, (user_id, puzzle_id)) is not None:
+    # The puzzle's row is locked first (PostgreSQL; SQLite writes one at a time anyway), so two
+    # servers taking answers to one puzzle neither lose a rating update nor both see a first.
+    puzzle = session.get(StoredPuzzle, puzzle_id, with_for_update=True)
+    if puzzle is None or session.get(PuzzleAttempt, (user_id, puzzle_id)) is not None:
         return None
     session.add(PuzzleAttempt(user_id=user_id, puzzle_id=puzzle_id, correct=correct, at=at))
     rating = session.get(PuzzleRating, user_id)
@@ -417,9 +421,12 @@ def record_answer(
         rating = PuzzleRating(user_id=user_id, mu=first[0], sigma=first[1], attempts=0, solved=0)
         session.add(rating)
     before = (rating.mu, rating.sigma)
-    (rating.mu, rating.sigma), (puzzle.mu, puzzle.sigma) = rate(
-        before, (puzzle.mu, puzzle.sigma), correct
-    )
+    (rating.mu, rating.sigma), puzzle_after = rate(before, (puzzle.mu, puzzle.sigma), correct)
     rating.attempts += 1
     rating.solved += int(correct)
+    played = session.get(Rating, (user_id, puzzle.game))
+    if (played.games if played is not None else 0) >= rater_games:
+        puzzle.mu, puzzle.sigma = puzzle_after
+        puzzle.attempts += 1
+        puzzle.solved += int(correct)
     return before, (rating.mu, rating.sigma)

@@ -229,7 +229,10 @@ class PuzzleAnswerOut(BaseModel):
     """Right or wrong, the answer, and the solver's puzzle rating before and after (if rated)."""
 
     correct: bool
-    answer: dict[str, Any] = Field(description="the best move, in the position format's move JSON")
+    answer: dict[str, Any] | None = Field(
+        description="the best move, in the position format's move JSON; null when the answer"
+        " is anonymous (sign in, or play as a guest, to see it)"
+    )
     points: int
     rating: dict[str, int] | None = Field(
         None, description="{before, after}: a signed-in player's first answer to this puzzle"

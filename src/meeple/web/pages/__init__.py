@@ -102,7 +102,10 @@ def analysis_board(request: Request) -> HTMLResponse:
 @router.get("/puzzles/summy/{puzzle_id}", response_class=HTMLResponse)
 def puzzle(request: Request, puzzle_id: str = "") -> HTMLResponse:
     """A Summy puzzle: the next one for the player, ``daily``, or one by its id."""
-    return render(request, "puzzle.html", "puzzle", puzzle_id=puzzle_id[:16])
+    rater_games = request.app.state.services.settings.puzzle_rater_games
+    return render(
+        request, "puzzle.html", "puzzle", puzzle_id=puzzle_id[:16], rater_games=rater_games
+    )
 
 
 @router.get("/lang")

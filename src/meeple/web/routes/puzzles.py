@@ -1,15 +1,20 @@
 """Summy puzzles: the daily one, the next one for a player, an answer checked and rated.
 
-A puzzle never leaves the server with its answer until it is answered. The
-first answer of a signed-in player (guests included) rates both the player
-and the puzzle (openskill, as a game the solver wins by finding the move).
+A puzzle's answer leaves the server only for a signed-in player (guests
+included) who has answered it: their first answer is kept, so seeing the
+answer costs them that attempt. An anonymous answer is checked and nothing
+more (not stored, not rated, no answer shown). Answers are rate limited per
+user, or per address when anonymous. A player's first answer rates them
+(openskill, as a game the solver wins by finding the move); it rates the
+puzzle, and counts in its attempts and solves, only when the player has
+finished ``MEEPLE_PUZZLE_RATER_GAMES`` rated games of the puzzle's game.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Body, Query
+from fastapi import APIRouter, Body, Query, Request
 
 from meeple.analysis.puzzles import puzzle_view
 from meeple.games.summy.formats import FormatError, placement_from_json, position_from_json
@@ -17,7 +22,7 @@ from meeple.store import queries
 from meeple.store.models import StoredPuzzle
 from meeple.tables.errors import TableError
 from meeple.tables.ratings import MODEL, puzzle_match, shown_rating
-from meeple.web.deps import OptionalUser, ServicesDep
+from meeple.web.deps import OptionalUser, ServicesDep, client_address
 from meeple.web.schemas import ERRORS, PuzzleAnswerOut, PuzzleOut
 
 router = APIRouter(prefix="/api/puzzles/summy", tags=["puzzles"], responses=ERRORS)
@@ -79,13 +84,17 @@ async def one(puzzle_id: str, services: ServicesDep) -> dict[str, Any]:
 @router.post("/{puzzle_id}/answer", response_model=PuzzleAnswerOut)
 async def answer(
     puzzle_id: str,
+    request: Request,
     services: ServicesDep,
     user: OptionalUser,
     move: dict[str, Any] = Body(  # noqa: B008 (FastAPI's way to take a whole body)
         description="the placement: {dir, tiles} as in the position format's move JSON"
     ),
 ) -> dict[str, Any]:
-    """Right or wrong at once, with the answer; a player's first answer rates them."""
+    """Right or wrong at once; the answer only to a signed-in player, whose first answer is
+    kept and rates them."""
+    who = f"user:{user.id}" if user is not None else f"address:{client_address(request)}"
+    await services.limits.hit("puzzle_answers", who)
     puzzle = await services.db.run(queries.puzzle_by_id, puzzle_id[:16])
     if puzzle is None:
         raise TableError("no_puzzle", f"there is no puzzle {puzzle_id[:16]!r}")
@@ -93,17 +102,19 @@ async def answer(
         placement = placement_from_json(move)
     except FormatError as exc:
         raise TableError("bad_move", f"the move is not valid: {exc}") from None
-    solution = placement_from_json(puzzle.data["answer"])
-    correct = placement == solution
+    correct = placement == placement_from_json(puzzle.data["answer"])
+    if user is None:
+        return {"correct": correct, "answer": None, "points": puzzle.data["points"], "rating": None}
     first = MODEL.rating()
     rated = await services.db.write(
         queries.record_answer,
         puzzle.id,
-        None if user is None else user.id,
+        user.id,
         correct,
         services.clock.now(),
         (first.mu, first.sigma),
         puzzle_match,
+        services.settings.puzzle_rater_games,
     )
     return {
         "correct": correct,
