@@ -46,7 +46,7 @@ def preflight(settings: Settings) -> None:
     So that each failure is one line naming its setting.
     """
     from meeple.plugins import load_games
-    from meeple.store.database import Database
+    from meeple.store.database import Database, MigrationRefused
 
     try:
         load_games(settings.extra_game_modules())
@@ -59,6 +59,8 @@ def preflight(settings: Settings) -> None:
             db.migrate()
         finally:
             db.close()
+    except MigrationRefused as exc:
+        fail(f"cannot upgrade the database MEEPLE_DB ({settings.database_url}): {exc}")
     except (SQLAlchemyError, OSError) as exc:
         reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
         fail(f"cannot open the database MEEPLE_DB ({settings.database_url}): {reason}")

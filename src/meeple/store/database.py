@@ -66,6 +66,10 @@ def make_engine(url: str) -> Engine:
     )
 
 
+class MigrationRefused(RuntimeError):
+    """A migration that stopped, changing nothing, until the operator fixes what it names."""
+
+
 def alembic_config() -> Config:
     """An Alembic configuration pointing at the migrations inside the package."""
     config = Config()

@@ -25,6 +25,7 @@ from meeple.store.models import (
     TableSeat,
     User,
 )
+from meeple.store.names import name_key
 
 
 class NameTaken(ValueError):
@@ -38,9 +39,9 @@ class VersionConflict(RuntimeError):
 def create_user(
     session: Session, name: str, password_hash: str | None, guest: bool, at: float
 ) -> User:
-    """A new user; :class:`NameTaken` if the name is taken (case-insensitively)."""
+    """A new user; :class:`NameTaken` if another has the same :func:`name_key`."""
     user = User(
-        name=name, name_key=name.lower(), password_hash=password_hash, guest=guest, created_at=at
+        name=name, name_key=name_key(name), password_hash=password_hash, guest=guest, created_at=at
     )
     session.add(user)
     try:
@@ -51,8 +52,8 @@ def create_user(
 
 
 def user_by_name(session: Session, name: str) -> User | None:
-    """The user with this name (any case), if any."""
-    return session.scalars(select(User).where(User.name_key == name.lower())).first()
+    """The user whose name has the same normal form (``bob`` finds ``Bob``), if any."""
+    return session.scalars(select(User).where(User.name_key == name_key(name))).first()
 
 
 def user_by_id(session: Session, user_id: int) -> User | None:
@@ -65,7 +66,7 @@ def upgrade_guest(session: Session, user_id: int, name: str, password_hash: str)
     user = session.get(User, user_id)
     if user is None or not user.guest:
         raise ValueError("only a guest can be turned into an account")
-    user.name, user.name_key = name, name.lower()
+    user.name, user.name_key = name, name_key(name)
     user.password_hash, user.guest = password_hash, False
     try:
         session.flush()

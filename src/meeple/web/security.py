@@ -16,6 +16,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
+from meeple.store.names import name_key, shown_name
 from meeple.tables.errors import TableError
 
 T = TypeVar("T")
@@ -23,7 +24,8 @@ T = TypeVar("T")
 SESSION_COOKIE = "meeple_session"
 SESSION_MAX_AGE_S = 30 * 24 * 3600
 
-NAME_PATTERN = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{2,19}$")
+NAME_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9_-]{2,19}")
+"""An account name, as stored (:func:`shown_name`); use ``fullmatch``."""
 
 COMMON_PASSWORDS = frozenset(
     {
@@ -81,11 +83,16 @@ async def off_loop(work: Callable[..., T], *args: Any) -> T:
 
 
 def name_problem(name: str) -> TableError | None:
-    """Why ``name`` cannot be an account name (a refusal to raise), or ``None`` if it can."""
-    if not NAME_PATTERN.match(name):
+    """Why ``name`` cannot be an account name (a refusal to raise), or ``None`` if it can.
+
+    The rules hold for the name as stored, :func:`shown_name` (NFKC): ``Ｂｏｂ``
+    is the name ``Bob``, and ``ＧＵＥＳＴ1`` starts with "guest". The whole name
+    must match, so a trailing line break is refused, not ignored.
+    """
+    if not NAME_PATTERN.fullmatch(shown_name(name)):
         text = "a name is 3 to 20 letters, digits, '_' or '-', starting with a letter"
         return TableError("name_shape", text)
-    if name.lower().startswith("guest"):
+    if name_key(name).startswith("guest"):
         return TableError("name_guest", "names starting with 'guest' are kept for guests")
     return None
 

@@ -14,6 +14,7 @@ from fastapi import APIRouter, HTTPException, Request, Response
 
 from meeple.store import queries
 from meeple.store.models import User
+from meeple.store.names import shown_name
 from meeple.store.sessions import end_session, open_session, rehash_password, set_password
 from meeple.tables.errors import TableError
 from meeple.web.deps import CurrentUser, OptionalUser, ServicesDep, client_address
@@ -69,25 +70,28 @@ async def register(
     services: ServicesDep,
     user: OptionalUser,
 ) -> UserPublic:
-    """Create an account and sign in; a signed-in guest becomes that account, games kept."""
+    """Create an account and sign in; a signed-in guest becomes that account, games kept.
+
+    The name is kept as typed but in NFKC (fullwidth ``Ｂｏｂ`` becomes ``Bob``),
+    and is taken if another has the same normal form (``bob``, ``BOB``).
+    """
     await services.limits.hit("register", client_address(request))
-    problem = name_problem(body.name) or password_problem(
-        body.password, body.name, services.settings.min_password_length
+    name = shown_name(body.name)
+    problem = name_problem(name) or password_problem(
+        body.password, name, services.settings.min_password_length
     )
     if problem:
         raise problem
     password_hash = await off_loop(hash_password, body.password)
     try:
         if user is not None and user.guest:
-            account = await services.db.run(
-                queries.upgrade_guest, user.id, body.name, password_hash
-            )
+            account = await services.db.run(queries.upgrade_guest, user.id, name, password_hash)
         else:
             account = await services.db.run(
-                queries.create_user, body.name, password_hash, False, services.clock.now()
+                queries.create_user, name, password_hash, False, services.clock.now()
             )
     except queries.NameTaken as exc:
-        shown = repr(body.name)
+        shown = repr(name)
         raise TableError(
             "name_taken", f"the name {shown} is taken", params={"name": shown}
         ) from exc
@@ -99,7 +103,7 @@ async def register(
 async def login(
     body: Credentials, request: Request, response: Response, services: ServicesDep
 ) -> UserPublic:
-    """Sign in with a name and password."""
+    """Sign in with a name and password; the name in any case or width (``bob`` is ``Bob``)."""
     await services.limits.hit("login", client_address(request))
     user = await services.db.run(queries.user_by_name, body.name)
     stored = user.password_hash if user is not None else None
@@ -124,7 +128,7 @@ async def logout(request: Request, response: Response, services: ServicesDep) ->
     token = current_token(request, services)
     if token is not None:
         await services.db.run(end_session, token_hash(token))
-        response.delete_cookie(SESSION_COOKIE, path="/")
+    response.delete_cookie(SESSION_COOKIE, path="/")  # UNDO3
     response.status_code = 204
     return response
 
