@@ -128,7 +128,7 @@ async def logout(request: Request, response: Response, services: ServicesDep) ->
     token = current_token(request, services)
     if token is not None:
         await services.db.run(end_session, token_hash(token))
-    response.delete_cookie(SESSION_COOKIE, path="/")  # UNDO3
+        response.delete_cookie(SESSION_COOKIE, path="/")
     response.status_code = 204
     return response
 
