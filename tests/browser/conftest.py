@@ -66,9 +66,16 @@ def new_page(browser: Browser, live: ServerProcess) -> Iterator[NewPage]:
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
+        # What the Content-Security-Policy refused (an inline script or style) is only logged.
+        page.on(
+            "console",
+            lambda message: (
+                errors.append(message.text) if "Content Security Policy" in message.text else None
+            ),
+        )
         return page
 
     yield open_page
     for context in contexts:
         context.close()
-    assert errors == [], f"script errors on the page: {errors}"
+    assert errors == [], f"script errors or refusals of the policy on the page: {errors}"
