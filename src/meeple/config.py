@@ -78,6 +78,16 @@ class Settings(BaseSettings):
         " here; default: none, a client stays where it connected",
     )
     max_message_bytes: int = Field(16384, ge=256)
+    max_sockets_per_address: int = Field(
+        200,
+        ge=1,
+        description="table and lobby sockets one client address may hold open on this server"
+        " (the address the rate limits count, MEEPLE_TRUSTED_PROXIES); generous, as a school"
+        " or a mobile carrier puts many people behind one address",
+    )
+    max_sockets_per_user: int = Field(
+        30, ge=1, description="table sockets one signed-in user may hold open on this server"
+    )
     chat_max_chars: int = Field(500, ge=1)
     limit_auth: str = Field("10/minute", description="log-in and sign-up tries per address")
     limit_guests: str = Field("20/hour", description="guest accounts made per address")

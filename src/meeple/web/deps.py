@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import Depends, Request
+from starlette.requests import HTTPConnection
 
 from meeple.store.models import User
 from meeple.store.sessions import user_of_session
@@ -56,8 +57,8 @@ OptionalUser = Annotated[User | None, Depends(optional_user)]
 CurrentUser = Annotated[User, Depends(current_user)]
 
 
-def client_address(request: Request) -> str:
-    """The client's address, as uvicorn gives it.
+def client_address(request: HTTPConnection) -> str:
+    """The client's address (of a request or a WebSocket), as uvicorn gives it.
 
     uvicorn rewrites it from ``X-Forwarded-For`` only when the peer is one of
     the operator's ``MEEPLE_TRUSTED_PROXIES`` (none by default).

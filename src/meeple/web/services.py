@@ -13,8 +13,10 @@ from meeple.store.sessions import shared_secret
 from meeple.tables.bots import BotPool
 from meeple.tables.clock import Clock, SystemClock
 from meeple.tables.manager import TableManager
+from meeple.web.presence import PresenceNews
 from meeple.web.security import SessionSigner
 from meeple.web.session_checks import SessionChecks
+from meeple.web.socket_caps import SocketCaps
 
 
 @dataclass
@@ -30,6 +32,8 @@ class Services:
     signer: SessionSigner
     limits: RateLimits
     session_checks: SessionChecks
+    socket_caps: SocketCaps
+    presence: PresenceNews
 
     @classmethod
     def build(cls, settings: Settings, clock: Clock | None = None) -> Services:
@@ -51,10 +55,13 @@ class Services:
             signer=SessionSigner(session_key(settings, db)),
             limits=limits,
             session_checks=SessionChecks(db, clock.now),
+            socket_caps=SocketCaps(settings.max_sockets_per_address, settings.max_sockets_per_user),
+            presence=PresenceNews(bus, tables.server_id),
         )
 
     async def close(self) -> None:
         """Stop tables, bots, bus and database, in that order."""
+        self.presence.stop()
         await self.tables.stop()
         self.bots.close()
         await self.bus.close()

@@ -25,7 +25,7 @@ from meeple.tables.errors import TableError
 from meeple.tables.manager import LOBBY_CHANNEL
 from meeple.tables.table import Table, channel
 from meeple.web.cross_site import same_origin
-from meeple.web.deps import session_of_cookie
+from meeple.web.deps import client_address, session_of_cookie
 from meeple.web.inputs import BadInput, loads_strict
 from meeple.web.protocol import (
     Action,
@@ -41,14 +41,15 @@ from meeple.web.protocol import (
 from meeple.web.routes.tables import invite_url, user_id_of
 from meeple.web.security import SESSION_COOKIE
 from meeple.web.services import Services
+from meeple.web.socket_caps import SocketTicket
 
 log = logging.getLogger(__name__)
 
 router = APIRouter()
 
 POLICY_VIOLATION = 1008
-
-"""Told on a table's channel when a connection comes or goes: each socket sends the new count."""
+TRY_AGAIN_LATER = 1013
+"""The close code of a socket refused for now (its client may try again later)."""
 
 SESSION_RECHECK_S = 5.0
 """How long a socket acts on a session checked once, before checking it again."""
@@ -123,7 +124,7 @@ class TableConnection:
         table, seat = self.table, self.seat
         version = table.snap.version
         self.sent_version = version
-        self.sent_presence = table.presence()
+        self.sent_presence = self.services.presence.presence(table)
         await self.send(
             {
                 "type": "hello",
@@ -181,20 +182,17 @@ class TableConnection:
             await self.send_new_events()
 
     async def _heard_watchers(self, announced: dict[str, Any]) -> None:
-        """Another connection came or went (here or on another server): pass on what changed."""
-        table, me = self.table, self.services.tables.server_id
-        server = announced.get("server")
-        if server is not None and server != me:
-            table.heard_watchers(
-                server, int(announced.get("spectators", 0)), list(announced.get("present", []))
-            )
+        """Connections came or went (here or on another server): pass on what changed.
+
+        A server posts its news at most once per short interval (:mod:`meeple.web.presence`),
+        so each socket sends at most one ``watchers`` per interval and server.
+        """
+        presence = self.services.presence
+        if presence.heard(self.table, announced):
             # A server just seeing this table's first connection does not know ours yet:
-            # one connection per server (the oldest here) tells it.
-            if announced.get("first") and next(iter(table.viewers), None) == id(self):
-                self.services.bus.post(
-                    channel(table.info.id), watchers_changed(self.services, table)
-                )
-        spectators, present = table.presence()
+            # the first of our connections to hear it answers for this server.
+            presence.announce(self.table)
+        spectators, present = presence.presence(self.table)
         if (spectators, present) != self.sent_presence:  # only news, not a repeat
             self.sent_presence = (spectators, present)
             await self.send({"type": "watchers", "spectators": spectators, "present": present})
@@ -309,6 +307,39 @@ async def table_socket(
     # Asked together with the other sockets opening now (a server's players reconnecting).
     user = None if session is None else await services.session_checks.user_of(session)
     await websocket.accept()
+    ticket = await take_place(websocket, services, user_id_of(user))
+    if ticket is None:
+        return
+    try:
+        await _table_socket(websocket, services, table_id, since, invite, user, session)
+    finally:
+        services.socket_caps.give_back(ticket)
+
+
+async def take_place(
+    websocket: WebSocket, services: Services, user_id: int | None
+) -> SocketTicket | None:
+    """Count an accepted socket against its address's and user's caps, or refuse it: an
+    ``error`` coded ``too_many_sockets``, then a close with code 1013 (try again later)."""
+    try:
+        return services.socket_caps.take(client_address(websocket), user_id)
+    except TableError as refusal:
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):  # already gone
+            await websocket.send_text(jsontext.dumps({"type": "error", **refusal.to_json()}))
+            await websocket.close(TRY_AGAIN_LATER, refusal.message)
+        return None
+
+
+async def _table_socket(
+    websocket: WebSocket,
+    services: Services,
+    table_id: str,
+    since: int | None,
+    invite: str | None,
+    user: User | None,
+    session: str | None,
+) -> None:
+    """The table socket once it holds its place under the caps."""
     if not same_origin(websocket.headers):  # the cookie came along from any site
         await websocket.close(POLICY_VIOLATION, "connect from this site's own pages")
         return
@@ -326,7 +357,7 @@ async def table_socket(
     table.viewers[id(connection)] = None if user is None else user.id
     # Not waited for: presence news, and a socket opening in a rush (a dead server's players
     # reconnecting) waited most of a second for Redis to take it.
-    services.bus.post(channel(table_id), watchers_changed(services, table, first=first_here))
+    services.presence.changed(table, first=first_here)
     tasks: list[asyncio.Task[None]] = []
     try:
         if since is None:
@@ -354,23 +385,7 @@ async def table_socket(
         table.viewers.pop(id(connection), None)
         await subscription.close()
         with contextlib.suppress(Exception):  # the bus may be closing with the server
-            services.bus.post(channel(table_id), watchers_changed(services, table))
-
-
-def watchers_changed(services: Services, table: Table, first: bool = False) -> dict[str, Any]:
-    """The bus news that this server's connections to a table changed: its spectator count
-    and the seats whose players are connected here, so every server shows them all.
-
-    ``first``: this server had no connection to the table before, so it knows nothing
-    of the others' yet; they answer with theirs.
-    """
-    return {
-        "type": "watchers",
-        "server": services.tables.server_id,
-        "spectators": table.local_spectators(),
-        "present": sorted(table.local_present()),
-        "first": first,
-    }
+            services.presence.changed(table)
 
 
 @router.websocket("/ws/lobby")
@@ -378,7 +393,14 @@ async def lobby_socket(websocket: WebSocket, game: str | None = None) -> None:
     """The open public tables now, then every change as it happens."""
     services: Services = websocket.app.state.services
     await websocket.accept()
-    subscription = await services.bus.subscribe(LOBBY_CHANNEL)
+    ticket = await take_place(websocket, services, None)
+    if ticket is None:
+        return
+    try:
+        subscription = await services.bus.subscribe(LOBBY_CHANNEL)
+    except BaseException:
+        services.socket_caps.give_back(ticket)
+        raise
     try:
         tables = await services.tables.lobby(game)
         await websocket.send_text(jsontext.dumps({"type": "lobby", "tables": tables}))
@@ -395,6 +417,7 @@ async def lobby_socket(websocket: WebSocket, game: str | None = None) -> None:
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
+        services.socket_caps.give_back(ticket)
         await subscription.close()
 
 
