@@ -133,6 +133,28 @@ def test_moves_refuses_bad_input_with_status_2_and_one_line(
     assert err.count("\n") == 1
 
 
+@pytest.mark.parametrize("engine", ["python", "compiled"])
+@pytest.mark.parametrize("best", [[], ["--best", "3"]])
+def test_moves_refuses_more_digits_than_the_bag_with_status_2_and_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, engine: str, best: list[str]
+) -> None:
+    """A stretch of 70 digits (more than the bag's 60): refused, never a traceback."""
+    from meeple.games.summy import movegen_engine
+
+    if engine == "compiled" and not movegen_engine.compiled_available():
+        pytest.skip("the compiled move generator is not built here")
+    ones = [{"row": 0, "col": col, "tile": "1"} for col in range(1, 71)]
+    data = {**GOOD, "tiles": [{"row": 0, "col": 0, "tile": "="}, *ones], "hand": ["1", "+"]}
+    path = write(tmp_path, "long.json", data)
+    before = movegen_engine.engine()
+    try:
+        status, out, err = run(capsys, "summy", "moves", path, "--engine", engine, *best)
+    finally:
+        movegen_engine.use_engine(before)
+    assert (status, out) == (2, "")
+    assert err == f"meeple: {path}: the table and the hand hold 71 digits; the bag has only 60\n"
+
+
 def test_moves_refuses_a_missing_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     status, _, err = run(capsys, "summy", "moves", str(tmp_path / "nothing.json"))
     assert status == 2

@@ -16,8 +16,9 @@
   seat (the best placement it had, the points missed, the ``strong`` bot's
   choice) and a summary per player; ``--json`` prints one object per action.
 
-Bad input (unreadable file, invalid JSON, an invalid position, move or record)
-exits with status 2 and one line on standard error.
+Bad input (unreadable file, invalid JSON, an invalid position, move or record,
+a position holding more digits than the bag) exits with status 2 and one line
+on standard error.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from meeple.cli.common import InputError, fail, read_json_file, read_record
-from meeple.games.base import IllegalAction, RecordError, replay
+from meeple.games.base import IllegalAction, RecordError, Refusal, replay
 from meeple.games.summy import GAME
 from meeple.games.summy.formats import (
     FormatError,
@@ -126,7 +127,10 @@ def run_moves(args: argparse.Namespace) -> int:
         except ValueError as error:
             fail(str(error))
     position = _read_position(args.position)
-    moves = best_moves(position, args.best) if args.best else list(legal_moves(position))
+    try:
+        moves = best_moves(position, args.best) if args.best else list(legal_moves(position))
+    except Refusal as exc:  # a position the move generator cannot read (too many digits)
+        fail(f"{args.position}: {exc}")
     if args.text:
         print(moves_table(moves))
     else:

@@ -1,9 +1,10 @@
 """Summy position and move JSON, exactly as ``docs/summy-position-format.md`` says.
 
 Extra keys are ignored on input; a value of the wrong type, an unknown tile,
-overlapping tiles, an equation that does not match the tiles or a hand of more
-than 8 tiles is refused with a :class:`FormatError` whose one-line message
-names what is wrong.
+overlapping tiles, a tile further from the start cell than a game's tiles can
+reach, an equation that does not match the tiles or a hand of more than 8
+tiles is refused with a :class:`FormatError` whose one-line message names
+what is wrong, and whose code names the kind of problem.
 
 >>> position = position_from_json({
 ...     "tiles": [{"row": 0, "col": 0, "tile": "="}], "equations": [], "hand": ["1", "+"]})
@@ -23,10 +24,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from meeple.games.base import JSON
+from meeple.games.base import JSON, Refusal
 from meeple.games.summy.tiles import (
+    BAG,
     DIRECTIONS,
     HAND_SIZE,
+    START_CELL,
     TILES,
     Cell,
     Direction,
@@ -38,8 +41,42 @@ from meeple.games.summy.tiles import (
 )
 
 
-class FormatError(ValueError):
+class FormatError(Refusal):
     """JSON that is not a valid Summy position or move; the message names what is wrong."""
+
+    default_code = "bad_position"
+
+
+REACH = sum(BAG.values()) - 1
+"""The furthest a tile can lie from the start cell, in steps along rows plus columns.
+
+Every placement extends a run through a tile already down, so a table is
+one connected group grown from the start ``=``: the bag's 94 tiles span at
+most 93 steps from it. A tile beyond that cannot happen in a game, and the
+move generator's work grows with the span of a line, so such a position is
+refused as its coordinates are read, before anything is built from them.
+"""
+
+
+def check_reach(cell: Cell, where: str) -> None:
+    """:class:`FormatError` (code ``out_of_reach``) if ``cell`` is beyond :data:`REACH`.
+
+    >>> check_reach((0, 100000000), "tiles[1]")
+    Traceback (most recent call last):
+    ...
+    meeple.games.summy.formats.FormatError: tiles[1] at (0,100000000) is 100000000 steps \
+from the start cell (0,0); a game's tiles reach at most 93
+    """
+    steps = abs(cell[0] - START_CELL[0]) + abs(cell[1] - START_CELL[1])
+    if steps > REACH:
+        raise FormatError(
+            f"{where} at ({cell[0]},{cell[1]}) is {steps} steps from the start cell "
+            f"({START_CELL[0]},{START_CELL[1]}); a game's tiles reach at most {REACH}",
+            "out_of_reach",
+            row=cell[0],
+            col=cell[1],
+            reach=REACH,
+        )
 
 
 def _int(value: Any, where: str) -> int:
@@ -155,7 +192,10 @@ def position_from_json(data: JSON) -> Position:
     if "game" in obj and obj["game"] != "summy":
         raise FormatError(f"'game' is {obj['game']!r}, not 'summy'")
     tiles: dict[Cell, str] = {}
-    for cell, tile in placed_tiles_from_json(_field(obj, "tiles", "the position"), "tiles"):
+    pairs = placed_tiles_from_json(_field(obj, "tiles", "the position"), "tiles")
+    for index, (cell, _tile) in enumerate(pairs):
+        check_reach(cell, f"tiles[{index}]")
+    for cell, tile in pairs:
         if cell in tiles:
             raise FormatError(
                 f"tiles overlap: the cell ({cell[0]},{cell[1]}) holds {tiles[cell]} and {tile}"

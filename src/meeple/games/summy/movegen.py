@@ -18,6 +18,13 @@ as text (by code point: ``+ - 0..9 : = x``).
 
 Discards and pass are not placements: the game engine lists those.
 
+Bounds: a table and hand holding more digits than the bag's 60 cannot happen
+in a game, and the search's arithmetic bounds are sized for the bag: such a
+position is a :class:`~meeple.games.base.Refusal` (code ``too_many_digits``)
+as soon as the moves are asked for. A caller that must stop at some point
+passes ``stop`` (asked between stretches and during each search); the moves
+then end in :class:`~meeple.games.summy.movegen_solve.SearchStopped`.
+
 >>> from meeple.games.summy.tiles import Position
 >>> start = Position({(0, 0): "="}, (), ("1", "1", "+", "2"))
 >>> [m.equation_text for m in legal_moves(start)]
@@ -35,8 +42,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
-from meeple.games.base import IllegalAction
-from meeple.games.summy.movegen_solve import HOLE, solve
+from meeple.games.base import IllegalAction, Refusal
+from meeple.games.summy.movegen_solve import HOLE, solve_until
+from meeple.games.summy.movegen_stop import SearchStopped, Stop
 from meeple.games.summy.movegen_windows import (
     Stretch,
     cell_at,
@@ -45,6 +53,7 @@ from meeple.games.summy.movegen_windows import (
     sealed_by_line,
 )
 from meeple.games.summy.tiles import (
+    BAG,
     DIGITS,
     DIRECTIONS,
     HAND_SIZE,
@@ -95,8 +104,32 @@ _POINTS = {tile: (ord(tile) - 48 if tile in DIGITS else 0) for tile in "01234567
 """What each tile scores (digits their value, the rest nothing)."""
 
 
-def _candidates(position: Position) -> Iterator[_Candidate]:
-    """Every stretch of the table, in legal-moves order."""
+BAG_DIGITS = sum(BAG[digit] for digit in DIGITS)
+"""The most digits a table and hand can hold together (the bag's): 60."""
+
+
+def check_readable(position: Position) -> None:
+    """:class:`Refusal` (``too_many_digits``) if the position holds more digits than the bag.
+
+    >>> check_readable(Position({(0, c): "1" for c in range(61)}, (), ()))
+    Traceback (most recent call last):
+    ...
+    meeple.games.base.Refusal: the table and the hand hold 61 digits; the bag has only 60
+    """
+    digits = sum(tile in DIGITS for tile in position.tiles.values())
+    digits += sum(tile in DIGITS for tile in position.hand)
+    if digits > BAG_DIGITS:
+        raise Refusal(
+            f"the table and the hand hold {digits} digits; the bag has only {BAG_DIGITS}",
+            "too_many_digits",
+            digits=digits,
+            most=BAG_DIGITS,
+        )
+
+
+def _candidates(position: Position, stop: Stop | None = None) -> Iterator[_Candidate]:
+    """Every stretch of the table, in legal-moves order (``stop`` asked before each)."""
+    check_readable(position)
     max_holes = min(HAND_SIZE, len(position.hand))
     if max_holes == 0:
         return
@@ -105,6 +138,8 @@ def _candidates(position: Position) -> Iterator[_Candidate]:
         sealed = sealed_by_line(position, direction)
         for line in sorted(by_line):
             for stretch in line_stretches(by_line[line], sealed.get(line, frozenset()), max_holes):
+                if stop is not None and stop():
+                    raise SearchStopped
                 yield _Candidate(direction, line, stretch)
 
 
@@ -114,22 +149,30 @@ def _hand_key(position: Position) -> str:
 
 
 class LegalMoves:
-    """A lazy view over every legal placement of the player to move in ``position``."""
+    """A lazy view over every legal placement of the player to move in ``position``.
 
-    def __init__(self, position: Position) -> None:
+    With ``stop``, listing or counting asks it as it goes and raises
+    :class:`SearchStopped` once it says so.
+    """
+
+    def __init__(self, position: Position, stop: Stop | None = None) -> None:
         self.position = position
+        self.stop = stop
 
     def __iter__(self) -> Iterator[Move]:
         """Every legal move, each once, in the documented order."""
-        hand = _hand_key(self.position)
-        for candidate in _candidates(self.position):
-            for end, filling in solve(candidate.stretch.pattern, hand):
+        hand, stop = _hand_key(self.position), self.stop
+        for candidate in _candidates(self.position, stop):
+            for end, filling in solve_until(candidate.stretch.pattern, hand, stop):
                 yield candidate.move(end, filling)
 
     def count(self) -> int:
         """How many legal moves there are (without building them)."""
-        hand = _hand_key(self.position)
-        return sum(len(solve(c.stretch.pattern, hand)) for c in _candidates(self.position))
+        hand, stop = _hand_key(self.position), self.stop
+        return sum(
+            len(solve_until(c.stretch.pattern, hand, stop))
+            for c in _candidates(self.position, stop)
+        )
 
     def __len__(self) -> int:
         """Same as :meth:`count`."""
@@ -137,8 +180,10 @@ class LegalMoves:
 
     def __bool__(self) -> bool:
         """Whether there is at least one legal move."""
-        hand = _hand_key(self.position)
-        return any(solve(c.stretch.pattern, hand) for c in _candidates(self.position))
+        hand, stop = _hand_key(self.position), self.stop
+        return any(
+            solve_until(c.stretch.pattern, hand, stop) for c in _candidates(self.position, stop)
+        )
 
     def __contains__(self, item: object) -> bool:
         """Whether a :class:`Placement` is legal (or a :class:`Move` is one, exactly).
@@ -162,9 +207,9 @@ class LegalMoves:
         return f"<LegalMoves: {self.count()} moves>"
 
 
-def legal_moves(position: Position) -> LegalMoves:
+def legal_moves(position: Position, stop: Stop | None = None) -> LegalMoves:
     """Every legal placement of the player to move, as a lazy :class:`LegalMoves` view."""
-    return LegalMoves(position)
+    return LegalMoves(position, stop)
 
 
 def _upper_bound(pattern: str, hand_digits: list[int]) -> int:
@@ -182,14 +227,16 @@ def _upper_bound(pattern: str, hand_digits: list[int]) -> int:
     return fixed + sum(hand_digits[: max(digit_holes, 0)])
 
 
-def best_moves(position: Position, n: int) -> list[Move]:
+def best_moves(position: Position, n: int, stop: Stop | None = None) -> list[Move]:
     """The ``n`` highest-scoring legal placements, best first.
 
     Ties are broken by the legal-moves order (earlier first), so the result is
     the first ``n`` of the legal moves sorted by score, stably. Stretches are
     visited from the highest score bound down; one whose bound cannot beat
-    the ``n``-th best found so far is never solved.
+    the ``n``-th best found so far is never solved. ``stop`` as for
+    :class:`LegalMoves`.
     """
+    check_readable(position)
     if n <= 0:
         return []
     hand = _hand_key(position)
@@ -197,7 +244,7 @@ def best_moves(position: Position, n: int) -> list[Move]:
     ranked = sorted(
         (
             (_upper_bound(c.stretch.pattern, hand_digits), c.order_key(), c)
-            for c in _candidates(position)
+            for c in _candidates(position, stop)
         ),
         key=lambda entry: (-entry[0], entry[1]),
     )
@@ -212,7 +259,7 @@ def best_moves(position: Position, n: int) -> list[Move]:
         pattern = candidate.stretch.pattern
         fixed = {end: _points(pattern[: end + 1]) for end in range(len(pattern))}
         negated_key = tuple(-k for k in key)
-        for end, filling in solve(pattern, hand):
+        for end, filling in solve_until(pattern, hand, stop):
             score = fixed[end] + _points(filling)
             entry = (score, negated_key, -end, tuple(-ord(c) for c in filling), filling, candidate)
             if len(best) < n:

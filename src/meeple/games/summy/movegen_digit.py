@@ -31,6 +31,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from meeple.games.summy.movegen_stop import STOP_EVERY, SearchStopped, current_stop
+
 _SHIFT = 128
 _W = 1 << _SHIFT
 """The wildcard digit as a linear form: ``0 + 1*W``."""
@@ -72,6 +74,8 @@ def lone_tile_equations(hand: str) -> dict[str, dict[int, tuple[tuple[int, str],
     found: dict[str, dict[int, list[tuple[int, str]]]] = {}
     # Where W is in ``chosen`` (-1: not yet), and whether it must not be 0 (it leads a number).
     wild = [-1, 0]
+    stop = current_stop()
+    steps = [0]
 
     def holds(text: str) -> bool:
         """Whether the hand (as it is now) holds every digit of ``text``."""
@@ -186,6 +190,10 @@ def lone_tile_equations(hand: str) -> dict[str, dict[int, tuple[tuple[int, str],
         The left side so far is worth ``sn/sd`` plus ``sign`` times the term
         ``tn/td``, which ``num`` joins by ``mulop``.
         """
+        if stop is not None:
+            steps[0] += 1
+            if steps[0] % STOP_EVERY == 0 and stop():
+                raise SearchStopped
         # After a hand digit or an operator, the right side (and the number
         # after the operator) still needs digits: hand digits or a free W.
         free_w = use_w and wild[0] < 0

@@ -28,6 +28,9 @@ tiles or more takes the runs that end before the second block from the
 shorter pattern that stops there (solved and cached the same way), and
 searches only for runs that reach the second block.
 
+A caller that must not wait past some point searches with
+:func:`solve_until` (see :mod:`meeple.games.summy.movegen_stop`).
+
 >>> solve("?+?=??", "1128")
 ((4, '112'),)
 >>> solve("???=?", "236x")
@@ -40,12 +43,32 @@ from functools import lru_cache
 
 from meeple.games.summy.movegen_digit import lone_tile_equations
 from meeple.games.summy.movegen_engine import Search, compiled_search, on_engine_change
+from meeple.games.summy.movegen_stop import (
+    STOP_EVERY,
+    SearchStopped,
+    Stop,
+    current_stop,
+    stopping_when,
+)
 from meeple.games.summy.tiles import HAND_SIZE
 
 HOLE = "?"
 _DIGIT_VALUE = {str(d): d for d in range(10)}
 _NEW_TERM, _MUL, _DIV = 0, 1, 2
 _POW10 = [10**k for k in range(64)]
+
+
+def solve_until(pattern: str, hand: str, stop: Stop | None) -> tuple[tuple[int, str], ...]:
+    """:func:`solve`, asking ``stop`` as it searches; :class:`SearchStopped` once it says so.
+
+    The answer is cached as :func:`solve`'s; a stopped search caches nothing.
+    """
+    if stop is None:
+        return solve(pattern, hand)
+    if stop():
+        raise SearchStopped
+    with stopping_when(stop):
+        return solve(pattern, hand)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -126,6 +149,8 @@ def _search(pattern: str, hand: str, min_end: int) -> tuple[tuple[int, str], ...
     op_tiles = sorted(t for t in counts if t in "+-x:")
     chosen: list[str] = []
     found: list[tuple[int, str]] = []
+    stop = current_stop()
+    steps = [0]
 
     def close(i: int, value: int) -> None:
         """Record the equation whose left side is ``pattern[:i]`` and worth ``value``."""
@@ -174,6 +199,10 @@ def _search(pattern: str, hand: str, min_end: int) -> tuple[tuple[int, str], ...
         """
         if len(chosen) > room[i]:
             return
+        if stop is not None:
+            steps[0] += 1
+            if steps[0] % STOP_EVERY == 0 and stop():
+                raise SearchStopped
         cell = pattern[i]
         last = i + 1 == size
         if cell != HOLE:
