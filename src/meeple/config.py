@@ -44,7 +44,11 @@ class Settings(BaseSettings):
     port: int = Field(8000, ge=1, le=65535)
     data_dir: Path = Field(default_factory=default_data_dir)
     db: str | None = Field(None, description="SQLAlchemy URL; default: SQLite in data_dir")
-    redis: str | None = Field(None, description="redis:// URL; default: the in-process bus")
+    redis: str | None = Field(
+        None,
+        description="redis:// URL; rediss://:PASSWORD@HOST:PORT/0?ssl_ca_certs=CA.pem for TLS"
+        " (the bus carries seats' secrets, as the database does); default: the in-process bus",
+    )
     secret_key: str | None = Field(
         None, description="signs session cookies; default: one kept in the database"
     )

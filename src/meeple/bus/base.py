@@ -2,8 +2,15 @@
 
 Messages are JSON-able dicts. A subscriber sees every message published on
 its channel after it subscribed, in the order published by one publisher.
-The tables code publishes; the WebSocket handlers subscribe. Nothing in a
-message may be secret: views are computed per client, never sent on the bus.
+The tables code publishes; the WebSocket handlers subscribe.
+
+The bus is trusted like the database, and only servers read it: a table's
+message carries the event as stored (so another server folds it without a
+query), and a stored event holds what only one seat may see, such as a Slide
+seat's pick before the reveal. What a client is sent is computed per client
+from its seat's view, never forwarded from the bus. A Redis bus shared by
+servers on different machines is reached over TLS with a password
+(``rediss://``, docs/server.md), or on a private network like the database.
 """
 
 from __future__ import annotations

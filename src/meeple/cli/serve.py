@@ -8,6 +8,7 @@ import gc
 import importlib.util
 import logging
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -29,7 +30,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--host", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, help="port to listen on (default 8000)")
     parser.add_argument("--db", help="database URL: sqlite:///FILE or postgresql://...")
-    parser.add_argument("--redis", help="redis:// URL, to share tables between servers")
+    parser.add_argument(
+        "--redis",
+        help="redis:// URL, to share tables between servers; rediss://:PASSWORD@HOST:PORT/0"
+        "?ssl_ca_certs=CA.pem for TLS with a password",
+    )
     parser.add_argument(
         "--public-url",
         help="with --redis: the address players reach this server at; the clients of a table"
@@ -77,7 +82,17 @@ def preflight(settings: Settings) -> None:
         try:
             asyncio.run(ping(settings.redis))
         except Exception as exc:
-            fail(f"cannot reach MEEPLE_REDIS ({settings.redis}): {exc}")
+            fail(f"cannot reach MEEPLE_REDIS ({without_password(settings.redis)}): {exc}")
+
+
+def without_password(url: str) -> str:
+    """``url`` with its password (if any) shown as ``***``, for messages and logs."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    user = parts.username or ""
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
 
 
 def event_loop() -> str:
