@@ -358,9 +358,8 @@ class Table:
     async def fill_with_bots(self, user_id: int | None, level: str = QUICK_PLAY_BOT) -> None:
         """Seat a bot of ``level`` in every free seat (a quick-play table then starts).
 
-        ``user_id`` ``None``: the table's own wait ran out. A person may ask
-        for it too (the "play bots now" button): the table's creator only, while
-        seated, as the free seats are kept for the people the creator waits for.
+        ``user_id`` ``None``: the table's own wait ran out. A person may ask for it
+        too ("play bots now"): the creator only, whose seats these are to fill.
         """
         async with self.lock:
             if user_id is not None:
