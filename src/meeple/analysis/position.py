@@ -1,13 +1,22 @@
 """Analyse one Summy position: every legal move, ranked by score (the analysis board's API).
 
-Checks that the position could happen in a game (no more of a tile on the
-table and in the hand than the bag holds), lists every legal placement,
-and returns the best ``limit`` of them, highest score first (ties in the
-move generator's order), with how many there are in all.
+Checks that the position could happen in a game (every tile within reach of
+the start cell, no more of a tile on the table and in the hand than the bag
+holds), lists every legal placement, and returns the best ``limit`` of them,
+highest score first (ties in the move generator's order), with how many
+there are in all.
+
+The position comes from a stranger, so the work is bounded twice: what
+cannot happen in a game is refused before anything is built from it (the
+reach as the coordinates are read, the bag before equations are looked
+for), and the search stops at a deadline, when its caller gives up
+(:class:`~meeple.games.summy.movegen_stop.SearchStopped`), instead of
+running on for nobody.
 """
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from typing import Any
 
@@ -15,6 +24,7 @@ from meeple.games.base import JSON
 from meeple.games.summy.equation import is_true_equation
 from meeple.games.summy.formats import FormatError, move_to_json, position_from_json
 from meeple.games.summy.movegen import best_moves, legal_moves
+from meeple.games.summy.movegen_stop import Stop
 from meeple.games.summy.tiles import BAG, DIRECTIONS, Cell, Equation, Position, step
 
 MAX_LISTED = 500
@@ -28,20 +38,22 @@ def checked_position(data: Any) -> Position:
     board): every maximal run of 5 or more tiles that reads as a true equation
     is then taken as one. Raises :class:`FormatError` naming the problem.
     """
-    if isinstance(data, dict) and "equations" not in data:
-        data = {**data, "equations": []}
-        position = position_from_json(data)
-        position = Position(position.tiles, inferred_equations(position.tiles), position.hand)
-    else:
-        position = position_from_json(data)
+    infer = isinstance(data, dict) and "equations" not in data
+    position = position_from_json({**data, "equations": []} if infer else data)
     used = Counter(position.tiles.values()) + Counter(position.hand)
     for tile, count in sorted(used.items()):
         if count > BAG[tile]:
             raise FormatError(
-                f"the bag holds {BAG[tile]} of {tile!r}, but the table and the hand hold {count}"
+                f"the bag holds {BAG[tile]} of {tile!r}, but the table and the hand hold {count}",
+                "over_bag",
+                tile=tile,
+                bag=BAG[tile],
+                count=count,
             )
     if position.tiles and "=" not in position.tiles.values():
-        raise FormatError("a table holds the start '=' (or is empty)")
+        raise FormatError("a table holds the start '=' (or is empty)", "no_start")
+    if infer:
+        position = Position(position.tiles, inferred_equations(position.tiles), position.hand)
     return position
 
 
@@ -63,11 +75,23 @@ def inferred_equations(tiles: dict[Cell, str]) -> tuple[Equation, ...]:
     return tuple(found)
 
 
-def analyse_position(data: Any, limit: int) -> dict[str, JSON]:
-    """Every legal move of the position, ranked: ``{"count", "moves": [best first]}``."""
+def stop_after(seconds: float) -> Stop:
+    """A ``stop`` for the move generator that says to give up ``seconds`` from now."""
+    deadline = time.monotonic() + seconds
+    return lambda: time.monotonic() >= deadline
+
+
+def analyse_position(data: Any, limit: int, seconds: float | None = None) -> dict[str, JSON]:
+    """Every legal move of the position, ranked: ``{"count", "moves": [best first]}``.
+
+    With ``seconds``, the search gives up that long from now, raising
+    :class:`~meeple.games.summy.movegen_stop.SearchStopped` (its caller has
+    given up by then: the time is its own wait's).
+    """
     position = checked_position(data)
+    stop = stop_after(seconds) if seconds is not None else None
     shown = max(0, min(limit, MAX_LISTED))
     return {
-        "count": legal_moves(position).count(),
-        "moves": [move_to_json(move) for move in best_moves(position, shown)],
+        "count": legal_moves(position, stop).count(),
+        "moves": [move_to_json(move) for move in best_moves(position, shown, stop)],
     }

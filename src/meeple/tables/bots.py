@@ -244,6 +244,22 @@ class BotPool:
         running.add_done_callback(lambda _done: self._release())
         return await asyncio.shield(running)
 
+    async def run_until(self, seconds: float, work: Any, *args: Any, rank: int = BACKGROUND) -> Any:
+        """Run ``work(*args, left)`` in a worker, giving up ``seconds`` from now (queue included).
+
+        ``left`` is the time still left when a worker takes the work: the work must
+        stop by itself within it (the caller gives up then, ``TimeoutError``), so
+        the worker is free again when the caller stops waiting, not when the work
+        would have ended. No worker is taken if the time runs out in the queue.
+        """
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + seconds
+        await asyncio.wait_for(self._slot("", False, rank=rank), seconds)
+        left = give_up - loop.time()
+        running = loop.run_in_executor(self._executor, work, *args, left)
+        running.add_done_callback(lambda _done: self._release())
+        return await asyncio.wait_for(asyncio.shield(running), left)
+
     def close(self) -> None:
         """Stop the workers (waiting for bots still thinking)."""
         self._executor.shutdown(wait=True, cancel_futures=True)
