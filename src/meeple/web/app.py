@@ -37,6 +37,8 @@ DESCRIPTION = """\
 The meeple game server: accounts, lobby, tables, bots, records, ratings.
 
 Errors are JSON: `{"detail": "what is wrong, in plain words", "code": "a_stable_word"}`.
+A browser's request that changes something from another site's page (its `Origin`, else
+`Sec-Fetch-Site`) is refused: 403 `cross_site`; programs send neither header.
 Real-time play goes through the WebSocket `/ws/tables/{id}` (see docs/protocol.md);
 the lobby updates live on `/ws/lobby`.
 """
