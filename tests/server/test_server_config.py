@@ -127,3 +127,13 @@ def test_meeple_serve_names_a_database_it_cannot_open(
         serve.preflight(settings)
     err = capsys.readouterr().err
     assert err.startswith("meeple: cannot open the database MEEPLE_DB") and err.count("\n") == 1
+
+
+def test_meeple_serve_names_a_database_it_cannot_open_without_its_password(
+    clean_env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    settings = Settings(data_dir=clean_env, db="postgresql://nobody:s3cret-word@127.0.0.1:1/none")
+    with pytest.raises(SystemExit):
+        serve.preflight(settings)
+    err = capsys.readouterr().err
+    assert "nobody:***@127.0.0.1:1" in err and "s3cret-word" not in err

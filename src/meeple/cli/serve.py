@@ -58,6 +58,7 @@ def preflight(settings: Settings) -> None:
     except Exception as exc:
         fail(f"cannot load the games of MEEPLE_EXTRA_GAMES ({settings.extra_games}): {exc}")
 
+    shown_db = without_password(settings.database_url)
     try:
         db = Database(settings.database_url)
         try:
@@ -65,10 +66,10 @@ def preflight(settings: Settings) -> None:
         finally:
             db.close()
     except MigrationRefused as exc:
-        fail(f"cannot upgrade the database MEEPLE_DB ({settings.database_url}): {exc}")
+        fail(f"cannot upgrade the database MEEPLE_DB ({shown_db}): {exc}")
     except (SQLAlchemyError, OSError) as exc:
         reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
-        fail(f"cannot open the database MEEPLE_DB ({settings.database_url}): {reason}")
+        fail(f"cannot open the database MEEPLE_DB ({shown_db}): {reason}")
     if settings.redis:
         from meeple.bus.redis import RedisBus
 
