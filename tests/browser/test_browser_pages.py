@@ -408,3 +408,17 @@ def test_a_summy_replay_shows_the_game_not_the_table_tools(
     expect(page.get_by_text("How to place tiles")).to_have_count(0)
     expect(page.get_by_text("You are watching: hands are hidden.")).to_have_count(0)
     expect(page.get_by_role("button", name="Play this equation")).to_have_count(0)
+
+
+def test_a_profile_asked_for_in_another_spelling_shows_the_players_own(
+    new_page: NewPage, live: ServerProcess
+) -> None:
+    name = f"Dora{live.port % 10_000}"
+    with live.client() as client:
+        body = {"name": name, "password": "a long enough secret"}
+        client.post("/api/auth/register", json=body).raise_for_status()
+    page = new_page()
+    page.goto(f"/profile/{name.lower()}")
+    expect(page.get_by_role("heading", level=1, name=name, exact=True)).to_be_visible()
+    expect(page).to_have_url(re.compile(f"/profile/{name}$"))
+    assert name in page.title()

@@ -19,6 +19,7 @@ async function load() {
     $("profile-error").textContent = error.message;
     return;
   }
+  showOwnSpelling(data.user.name);
   const ratings = new Map(data.ratings.map((r) => [r.game, r]));
   const finished = data.finished || {};
   const stats = GAME_NAMES.filter((game) => ratings.has(game) || finished[game]).map((game) => {
@@ -52,4 +53,14 @@ async function load() {
       : el("a", { href: `/table/${encodeURIComponent(table.id)}` }, label));
   }));
 }
+
+// Names are found by their normal form (/profile/bob is Bob's): show the name and the
+// address as the player spelt them.
+function showOwnSpelling(own) {
+  if (own === name) return;
+  $("profile").querySelector("h1").replaceChildren(avatar(own, { size: "large" }), own);
+  document.title = document.title.replace(name, own);
+  history.replaceState(null, "", `/profile/${encodeURIComponent(own)}`);
+}
+
 load();
