@@ -15,7 +15,7 @@ from limits import RateLimitItem, parse
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
 
-from meeple.tables.errors import TableError
+from meeple.errors import TableError
 
 KINDS = {
     "login": "log-in attempts",
