@@ -1,8 +1,9 @@
 """Bots in seats: ``bot.choose`` runs in a worker pool so no table waits on another's bot.
 
-Each worker process (or thread) keeps the bots it has made, keyed by
-``(game, level, seed)``, so a bot keeps whatever it learns across a game.
-The pool only ever hands a bot the view of its own seat.
+Each worker process (or thread) keeps the bots it made last (at most
+:data:`BOT_CACHE_SIZE`, keyed by ``(game, level, seed)``); a bot's choices follow
+from its seed, seat and view alone, so one made again chooses as the one
+forgotten would have. The pool only ever hands a bot the view of its own seat.
 
 Requests wait in a fair queue in front of the workers (:class:`BotPool`): real-time
 tables before turn-based ones, and tables taking turns, so thirty bots of one
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import heapq
 import itertools
 import multiprocessing
@@ -32,24 +34,28 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from ddsketch import LogCollapsingLowestDenseDDSketch
+
 from meeple.bots import Bot, get_bot
 from meeple.games.base import JSON
 from meeple.plugins import load_games
 
-_BOTS: dict[tuple[str, str, int], Bot] = {}
-_BOTS_LOCK = threading.Lock()
+BOT_CACHE_SIZE = 1024
+"""How many bots one process keeps made; the least recently used is forgotten first."""
+
+
+@functools.lru_cache(maxsize=BOT_CACHE_SIZE)
+def made_bot(game: str, level: str, seed: int) -> Bot:
+    """The bot of ``(game, level, seed)`` in this process: made on first use, then reused
+    while it is among the :data:`BOT_CACHE_SIZE` used last."""
+    return get_bot(game, level, seed)
 
 
 def choose_in_worker(
     game: str, level: str, seed: int, view: Mapping[str, JSON], seat: int, budget_s: float
 ) -> JSON:
     """Make (or reuse) the bot in this worker and let it choose an action."""
-    key = (game, level, seed)
-    with _BOTS_LOCK:
-        bot = _BOTS.get(key)
-        if bot is None:
-            bot = _BOTS[key] = get_bot(game, level, seed)
-    return bot.choose(view, seat, budget_s)
+    return made_bot(game, level, seed).choose(view, seat, budget_s)
 
 
 def watch_server(server_pid: int) -> None:
@@ -88,28 +94,49 @@ def bot_seed(table_seed: int, seat: int) -> int:
     return (table_seed * 1_000_003 + seat * 7919) % (2**63)
 
 
+WAIT_ACCURACY = 0.01
+"""The relative error of a reported queue-wait quantile (1%)."""
+
+WAIT_BINS = 1024
+"""The most bins the queue waits are counted in: the sketch never grows past them."""
+
+
+def wait_sketch() -> LogCollapsingLowestDenseDDSketch:
+    """An empty sketch of queue waits: quantiles within :data:`WAIT_ACCURACY`, at most
+    :data:`WAIT_BINS` bins (past them the shortest waits share one, which no reported
+    quantile reads)."""
+    return LogCollapsingLowestDenseDDSketch(WAIT_ACCURACY, bin_limit=WAIT_BINS)
+
+
 @dataclass
 class BotStats:
-    """What the pool has done: requests, how long they queued, how many fell back to greedy."""
+    """What the pool has done since it started: requests, how long they queued for a
+    worker (a fixed-size sketch, however many there were), how many fell back to greedy."""
 
     requests: int = 0
     background: int = 0
-    waits: list[float] = field(default_factory=list)
+    waits: LogCollapsingLowestDenseDDSketch = field(default_factory=wait_sketch)
+    longest_wait: float = 0.0
     fallbacks: Counter[str] = field(default_factory=Counter)
+
+    def waited(self, seconds: float) -> None:
+        """Count one request that waited ``seconds`` for a worker."""
+        self.waits.add(max(0.0, seconds))
+        self.longest_wait = max(self.longest_wait, seconds)
 
     def to_json(self) -> dict[str, JSON]:
         """Counts and queue-wait quantiles (seconds) for the benches."""
-        waits = sorted(self.waits)
 
         def quantile(q: float) -> float:
-            return round(waits[min(len(waits) - 1, int(q * len(waits)))], 4) if waits else 0.0
+            value = self.waits.get_quantile_value(q)
+            return round(min(value, self.longest_wait), 4) if value is not None else 0.0
 
         return {
             "requests": self.requests,
             "background": self.background,
             "queue_wait_p50": quantile(0.5),
             "queue_wait_p95": quantile(0.95),
-            "queue_wait_max": round(waits[-1], 4) if waits else 0.0,
+            "queue_wait_max": round(self.longest_wait, 4),
             "fallbacks": dict(self.fallbacks),
         }
 
@@ -206,12 +233,12 @@ class BotPool:
         try:
             await asyncio.wait_for(self._slot(table, realtime), patience)
         except TimeoutError:
-            self.stats.waits.append(time.monotonic() - asked)
+            self.stats.waited(time.monotonic() - asked)
             if fallback is None:
                 raise
             self.stats.fallbacks["queue"] += 1
             return await fallback("queue")
-        self.stats.waits.append(time.monotonic() - asked)
+        self.stats.waited(time.monotonic() - asked)
         loop = asyncio.get_running_loop()
         work = loop.run_in_executor(
             self._executor, choose_in_worker, game, level, seed, view, seat, budget_s
