@@ -98,10 +98,10 @@ def without_password(url: str) -> str:
 
 def event_loop() -> str:
     """uvicorn's ``loop`` setting: uvloop accepting connections in batches where uvloop is
-    installed (:mod:`meeple.web.accepting`), asyncio's loop elsewhere."""
+    installed (:class:`meeple.web.reconnect_rush.BatchAcceptLoop`), asyncio's loop elsewhere."""
     if importlib.util.find_spec("uvloop") is None:
         return "asyncio"
-    return "meeple.web.accepting:new_event_loop"
+    return "meeple.web.reconnect_rush:new_event_loop"
 
 
 def uvicorn_options(settings: Settings) -> dict[str, Any]:

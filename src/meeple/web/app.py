@@ -27,10 +27,10 @@ from meeple.web.cross_site import CrossSiteGuard
 from meeple.web.errors import http_status
 from meeple.web.guard import InputGuard
 from meeple.web.headers import SecurityHeaders
+from meeple.web.reconnect_rush import TABLE_SOCKET_PATH, table_socket_route
 from meeple.web.routes import analysis, auth, games, puzzles, records, tables, users
 from meeple.web.schemas import BotStatsOut, HealthOut
 from meeple.web.services import Services
-from meeple.web.sockets import TABLE_SOCKET_PATH, table_socket_route
 from meeple.web.sockets import router as sockets_router
 
 DESCRIPTION = """\
@@ -79,7 +79,8 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
     async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
         return JSONResponse(validation_body(exc), status_code=422)
 
-    # First: a dead server's players all open it here at once (see table_socket_route).
+    # First among the routes, so a reconnecting player's socket is matched at once
+    # (see meeple.web.reconnect_rush).
     app.router.add_websocket_route(TABLE_SOCKET_PATH, table_socket_route)
 
     @app.get("/api/health", tags=["meta"], response_model=HealthOut)

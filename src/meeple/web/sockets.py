@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import re
 import time
 from typing import Any
 
@@ -272,30 +271,6 @@ class TableConnection:
         self.pointed_at_owner = True
         url = "ws" + address.removeprefix("http") + f"/ws/tables/{self.table.info.id}"
         await self.send({"type": "owner", "url": url})
-
-
-TABLE_SOCKET_PATH = "/ws/tables/{table_id}"
-VERSION = re.compile(r"[+-]?[0-9]{1,30}")
-
-
-async def table_socket_route(websocket: WebSocket) -> None:
-    """The table socket as a plain Starlette route, first among the app's routes.
-
-    When a server dies, its players all open their sockets on another one at once:
-    there, FastAPI's matching through the routes before this one and its solving
-    of the parameters cost twice what the socket's own work did (py-spy, the
-    first seconds after a kill). The query is read here instead: ``since`` a whole
-    number or absent (else refused, as FastAPI did), ``invite`` any text.
-    """
-    query = websocket.query_params
-    since_text = query.get("since")
-    if since_text is not None:
-        since_text = since_text.strip()  # ("+1" in a query is " 1")
-    if since_text is not None and not VERSION.fullmatch(since_text):
-        await websocket.close(POLICY_VIOLATION, "since is a version: a whole number")
-        return
-    since = None if since_text is None else int(since_text)
-    await table_socket(websocket, websocket.path_params["table_id"], since, query.get("invite"))
 
 
 async def table_socket(
