@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from meeple.analysis.puzzles import (
+from meeple.analysis.summy_puzzles import (
     MIN_POINTS,
     RATIO,
     puzzle_from_position,

@@ -11,7 +11,7 @@ import pytest
 from browser_harness import PHONE, NewPage, ServerProcess, own_server, shot
 from playwright.sync_api import Page, expect
 
-from meeple.analysis.puzzles import Puzzle, puzzle_from_position
+from meeple.analysis.summy_puzzles import Puzzle, puzzle_from_position
 from meeple.games.summy.movegen import legal_moves
 from meeple.store import queries
 from meeple.store.database import Database
@@ -42,7 +42,7 @@ def puzzles(puzzles_server: ServerProcess) -> dict[str, Puzzle]:
     db = Database(f"sqlite:///{puzzles_server.data_dir / 'meeple.db'}")
     first = MODEL.rating()
     data = [p.to_json() for p in kept.values()]
-    db.call(queries.save_puzzles, data, None, 0.0, (first.mu, first.sigma))
+    db.call(queries.save_puzzles, "summy", data, None, 0.0, (first.mu, first.sigma))
     db.engine.dispose()
     return kept
 

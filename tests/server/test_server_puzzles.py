@@ -12,7 +12,7 @@ from pathlib import Path
 from server_harness import Client, LiveServer, make_settings, play_out, running
 from sqlalchemy import func, select
 
-from meeple.analysis.puzzles import Puzzle, puzzle_from_position
+from meeple.analysis.summy_puzzles import Puzzle, puzzle_from_position
 from meeple.games.summy.formats import placed_tiles_to_json
 from meeple.games.summy.movegen import legal_moves
 from meeple.store import queries
@@ -32,7 +32,8 @@ def stored_puzzles(server: LiveServer) -> list[Puzzle]:
     puzzles = [p for p in found if p is not None]
     first = MODEL.rating()
     data = [p.to_json() for p in puzzles]
-    added = server.services.db.call(queries.save_puzzles, data, None, 0.0, (first.mu, first.sigma))
+    skill = (first.mu, first.sigma)
+    added = server.services.db.call(queries.save_puzzles, "summy", data, None, 0.0, skill)
     assert added == len(puzzles) == 2
     return puzzles
 

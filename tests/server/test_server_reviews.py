@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from server_harness import Client, LiveServer, run_async
 
-import meeple.analysis.review as review_module
+import meeple.analysis.slide_review as slide_review
 from meeple.analysis.summy_review import review_game
 from meeple.games.base import GameRecord
 from meeple.store.models import GameReview
@@ -74,7 +74,7 @@ def test_no_review_before_the_end(server: LiveServer) -> None:
 def test_a_finished_slide_game_is_reviewed_by_playouts(
     server: LiveServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(review_module, "SLIDE_PLAYOUTS", 4)  # the figures matter less here
+    monkeypatch.setattr(slide_review.REVIEWER, "playouts", 4)  # the figures matter less here
     host = server.client("host")
     host.guest()
     table_id = finish_bot_game(host, "slide")

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import random
 import statistics
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +36,9 @@ from meeple.games.slide.grid import Side
 
 PLAYOUTS = 64
 """Play-outs per option by default (a standard error of about 1-2 points)."""
+
+SERVER_PLAYOUTS = 32
+"""Play-outs per option in the server's reviews (a standard error of 1-3 points)."""
 
 
 @dataclass(frozen=True)
@@ -91,7 +94,7 @@ def review_slide_game(
 ) -> list[SlideDecision]:
     """Every action of a Slide record, reviewed; ``RecordError`` if it does not replay."""
     if record.game != GAME.name:
-        raise RecordError(None, f"this is a {record.game!r} record, not 'slide'")
+        raise RecordError(None, f"this is a {record.game!r} record, not {GAME.name!r}")
     states = replay(GAME, record)
     return [
         review_decision(index, states[index], seat, data, playouts, seed)
@@ -139,3 +142,40 @@ def value_of(
         points.append(play_out(world, deal_rng)[seen.seat])
     error = statistics.stdev(points) / math.sqrt(len(points)) if len(points) > 1 else 0.0
     return Option(action, statistics.fmean(points), error)
+
+
+def seat_summary(seat: Seat, lines: Sequence[Mapping[str, Any]]) -> dict[str, JSON]:
+    """A seat's summary: decisions, how many took the best option, points given away."""
+    best = sum(line["given_away"] == 0 for line in lines)
+    given = sum(line["given_away"] for line in lines)
+    return {
+        "seat": seat,
+        "turns": len(lines),
+        "best_played": best,
+        "best_share": round(best / len(lines), 4) if lines else 0.0,
+        "given_away": round(given, 2),
+        "given_away_per_turn": round(given / len(lines), 2) if lines else 0.0,
+    }
+
+
+class SlideReviewer:
+    """The server's Slide reviewer (``FEATURES.reviewer``): one decision per piece of work,
+    since a decision's play-outs take a few hundred milliseconds."""
+
+    chunk = 1
+    playouts = SERVER_PLAYOUTS
+
+    def review_action(self, index: int, state: Any, seat: Seat, data: JSON) -> dict[str, JSON]:
+        """The decision's line (:meth:`SlideDecision.to_json`), valued with seed 0."""
+        return review_decision(index, state, seat, data, self.playouts, 0).to_json()
+
+    def summary(self, lines: Sequence[Mapping[str, Any]], players: int) -> list[dict[str, JSON]]:
+        """Each seat's :func:`seat_summary`."""
+        return [
+            seat_summary(seat, [line for line in lines if line["seat"] == seat])
+            for seat in range(players)
+        ]
+
+
+REVIEWER = SlideReviewer()
+"""The reviewer Slide's ``FEATURES`` names."""

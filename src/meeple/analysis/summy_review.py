@@ -17,8 +17,9 @@ meeple.games.base.RecordError: action 0: you may pass only when the stock is emp
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from meeple.bots.base import Deadline, view_rng
 from meeple.bots.summy_strong import rank_candidates
@@ -118,7 +119,7 @@ class PlayerSummary:
 def review_game(record: GameRecord) -> list[ReviewedAction]:
     """Every action of a Summy record, reviewed; ``RecordError`` if the record does not replay."""
     if record.game != GAME.name:
-        raise RecordError(None, f"this is a {record.game!r} record, not 'summy'")
+        raise RecordError(None, f"this is a {record.game!r} record, not {GAME.name!r}")
     states: list[SummyState] = replay(GAME, record)
     return [
         review_action(index, state, seat, data)
@@ -184,3 +185,23 @@ def summarize_turns(turns: Iterable[tuple[Seat, int, int]], players: int) -> lis
             )
         )
     return summaries
+
+
+class SummyReviewer:
+    """The server's Summy reviewer (``FEATURES.reviewer``): a few actions per piece of work,
+    since each takes a few milliseconds with the compiled move generator."""
+
+    chunk = 4
+
+    def review_action(self, index: int, state: Any, seat: Seat, data: JSON) -> dict[str, JSON]:
+        """The action's line (:meth:`ReviewedAction.to_json`)."""
+        return review_action(index, state, seat, data).to_json()
+
+    def summary(self, lines: Sequence[Mapping[str, Any]], players: int) -> list[dict[str, JSON]]:
+        """Each seat's :class:`PlayerSummary`, from the lines' points missed."""
+        turns = ((line["seat"], line["index"], line["missed"]) for line in lines)
+        return [summary.to_json() for summary in summarize_turns(turns, players)]
+
+
+REVIEWER = SummyReviewer()
+"""The reviewer Summy's ``FEATURES`` names."""

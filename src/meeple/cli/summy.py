@@ -243,7 +243,7 @@ def print_review(review: Sequence[ReviewedAction], players: int) -> None:
 
 def run_puzzles(args: argparse.Namespace) -> int:
     """Print the puzzles found in every record (repeats once)."""
-    from meeple.analysis.puzzles import puzzles_from_record, unique_puzzles
+    from meeple.analysis.summy_puzzles import puzzles_from_record, unique_puzzles
 
     found = []
     for path in args.records:

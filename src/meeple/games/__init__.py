@@ -4,8 +4,15 @@ The registry maps a game's name to the module holding its ``GAME``. Summy and
 Slide are built in; another game registers itself with :func:`register_game`
 (see docs/adding-a-game.md and ``meeple.plugins``).
 
+What a game offers beyond the contract (a reviewer, a puzzle cutter, an
+analysis board, command-line commands) it declares in a :class:`GameFeatures`
+named ``FEATURES`` next to its ``GAME``; generic code asks :func:`features_of`
+and never names a game.
+
 >>> get_game("summy").name
 'summy'
+>>> features_of("summy").reviewer
+'meeple.analysis.summy_review:REVIEWER'
 """
 
 from __future__ import annotations
@@ -13,7 +20,9 @@ from __future__ import annotations
 from importlib import import_module
 from pathlib import Path
 
-from meeple.games.base import AnyGame
+from meeple.games.base import NO_FEATURES, AnyGame, GameFeatures
+
+__all__ = ["GAME_NAMES", "GameFeatures", "features_of", "games_with", "get_game", "register_game"]
 
 _MODULES: dict[str, str] = {"summy": "meeple.games.summy", "slide": "meeple.games.slide"}
 
@@ -48,3 +57,15 @@ def get_game(name: str) -> AnyGame:
         raise KeyError(f"unknown game {name!r}; choose one of: {', '.join(GAME_NAMES)}")
     game: AnyGame = import_module(_MODULES[name]).GAME
     return game
+
+
+def features_of(name: str) -> GameFeatures:
+    """The optional features the game ``name`` declares (its module's ``FEATURES``)."""
+    get_game(name)  # KeyError naming the choices for an unknown game
+    features: GameFeatures = getattr(import_module(_MODULES[name]), "FEATURES", NO_FEATURES)
+    return features
+
+
+def games_with(feature: str) -> list[str]:
+    """The registered games that offer ``feature`` (a field of :class:`GameFeatures`)."""
+    return [name for name in GAME_NAMES if getattr(features_of(name), feature) is not None]

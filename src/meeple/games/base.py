@@ -240,6 +240,34 @@ AnyGame: TypeAlias = Game[Any, Any]
 
 
 @dataclass(frozen=True)
+class GameFeatures:
+    """What a game offers beyond the contract, each as ``"module:name"`` (imported when asked).
+
+    The modules live with the game (its own folders, or ``meeple.analysis`` for
+    the built-in games' reviewers, which consult their bots: the games layer
+    imports nothing above it, so it names them instead). ``None`` (the
+    default) means the game does not offer it; its browser side is optional
+    exports of the game's ``ui.js`` (docs/adding-a-game.md).
+    """
+
+    reviewer: str | None = None
+    """Reviews a finished game action by action (``meeple.analysis.features.Reviewer``);
+    the replay page shows its lines."""
+    puzzles: str | None = None
+    """Cuts puzzles from reviewed public games and checks answers
+    (``meeple.analysis.features.PuzzleCutter``); ``/puzzles/<game>``."""
+    analysis: str | None = None
+    """Ranks every move of a position set up by hand
+    (``meeple.analysis.features.AnalysisBoard``); ``/analysis/<game>``."""
+    commands: str | None = None
+    """A module with ``register(subparsers)``: the game's ``meeple <game> ...`` commands."""
+
+
+NO_FEATURES = GameFeatures()
+"""A game that offers nothing beyond the contract."""
+
+
+@dataclass(frozen=True)
 class GameRecord:
     """Everything needed to replay a game: ``(game, options, seed, actions)``.
 

@@ -170,7 +170,11 @@ class GameReview(Base):
 
 
 class StoredPuzzle(Base):
-    """A Summy puzzle cut from a reviewed public game, with its own rating (openskill)."""
+    """A puzzle of some game, cut from a reviewed public game, with its own rating (openskill).
+
+    ``data`` is the game's own (its puzzle cutter writes and reads it) with at least
+    ``id``, ``answer`` and ``points``.
+    """
 
     __tablename__ = "puzzles"
 

@@ -323,13 +323,14 @@ def finished_without_review(session: Session, limit: int) -> list[tuple[str, boo
 
 def save_puzzles(
     session: Session,
+    game: str,
     puzzles: Sequence[dict[str, Any]],
     table_id: str | None,
     at: float,
     first: tuple[float, float],
 ) -> int:
-    """Store the puzzles not stored yet (by id), each rated ``first`` (mu, sigma); how many
-    were new."""
+    """Store ``game``'s puzzles not stored yet (by id), each rated ``first`` (mu, sigma);
+    how many were new."""
     added = 0
     for data in puzzles:
         if session.get(StoredPuzzle, data["id"]) is not None:
@@ -337,7 +338,7 @@ def save_puzzles(
         session.add(
             StoredPuzzle(
                 id=data["id"],
-                game="summy",
+                game=game,
                 data=data,
                 table_id=table_id,
                 mu=first[0],
@@ -356,23 +357,26 @@ def puzzle_by_id(session: Session, puzzle_id: str) -> StoredPuzzle | None:
     return session.get(StoredPuzzle, puzzle_id)
 
 
-def daily_puzzle(session: Session, day: int) -> StoredPuzzle | None:
-    """The puzzle of day ``day`` (days since the epoch): the same for everyone that day."""
-    count = session.scalar(select(func.count()).select_from(StoredPuzzle)) or 0
+def daily_puzzle(session: Session, game: str, day: int) -> StoredPuzzle | None:
+    """``game``'s puzzle of day ``day`` (days since the epoch): the same for everyone that
+    day."""
+    of_game = StoredPuzzle.game == game
+    count = session.scalar(select(func.count()).select_from(StoredPuzzle).where(of_game)) or 0
     if not count:
         return None
-    query = select(StoredPuzzle).order_by(StoredPuzzle.created_at, StoredPuzzle.id)
+    query = select(StoredPuzzle).where(of_game)
+    query = query.order_by(StoredPuzzle.created_at, StoredPuzzle.id)
     return session.scalars(query.offset(day % count).limit(1)).first()
 
 
 def next_puzzle(
-    session: Session, user_id: int | None, skip: str | None, first_mu: float
+    session: Session, game: str, user_id: int | None, skip: str | None, first_mu: float
 ) -> StoredPuzzle | None:
-    """A puzzle for this user: one not tried yet, rated nearest to the user's puzzle rating
-    (``first_mu`` for a user with none)."""
+    """A ``game`` puzzle for this user: one not tried yet, rated nearest to the user's puzzle
+    rating (``first_mu`` for a user with none)."""
     rating = session.get(PuzzleRating, user_id) if user_id is not None else None
     target = rating.mu if rating is not None else first_mu
-    query = select(StoredPuzzle)
+    query = select(StoredPuzzle).where(StoredPuzzle.game == game)
     if user_id is not None:
         tried = select(PuzzleAttempt.puzzle_id).where(PuzzleAttempt.user_id == user_id)
         query = query.where(StoredPuzzle.id.not_in(tried))

@@ -4,7 +4,8 @@ When a table this server owns finishes, :class:`Reviewer` reviews its record
 a few actions at a time in the bot pool at the lowest priority (no live
 table's bot waits behind more than one piece), then stores the review once
 (servers sharing a store claim each game first, so only one reviews it), then cuts the puzzles of a
-public game (:mod:`meeple.analysis.puzzles`) and stores the new ones. At
+public game and stores the new ones. Which games are reviewed, and which cut
+puzzles, their registration says (:mod:`meeple.analysis.features`). At
 start-up it also reviews the most recent finished games that have none yet.
 """
 
@@ -18,13 +19,8 @@ from collections.abc import Awaitable, Callable
 
 from sqlalchemy.exc import IntegrityError
 
-from meeple.analysis.review import (
-    CHUNKS,
-    REVIEWED_GAMES,
-    puzzles_in_record,
-    review_chunk,
-    summary_of,
-)
+from meeple.analysis.features import cutter_of, reviewer_of
+from meeple.analysis.review import puzzles_in_record, review_chunk, reviewer_for, summary_of
 from meeple.games.base import JSON, GameRecord
 from meeple.store import queries
 from meeple.store.database import Database
@@ -71,7 +67,7 @@ class Reviewer:
 
         Puzzles are cut only from public games (``private`` False).
         """
-        if game not in REVIEWED_GAMES or table_id in self._tasks:
+        if reviewer_of(game) is None or table_id in self._tasks:
             return
         task = asyncio.get_running_loop().create_task(self._review(table_id, private))
         self._tasks[table_id] = task
@@ -104,7 +100,7 @@ class Reviewer:
             record = await self.record_of(table_id)
             text = json.dumps(record.to_json(), separators=(",", ":"))
             lines: list[dict[str, JSON]] = []
-            chunk = CHUNKS[record.game]
+            chunk = reviewer_for(record.game).chunk
             for start in range(0, len(record.actions), chunk):
                 lines += await self.bots.background(review_chunk, text, start, start + chunk)
             players = int(record.options.get("players", 2))
@@ -118,12 +114,13 @@ class Reviewer:
                     queries.save_review, table_id, record.game, data, self.clock.now()
                 ):
                     self.done += 1
-            if not private and record.game == "summy":
+            if not private and cutter_of(record.game) is not None:
                 puzzles = await self.bots.background(puzzles_in_record, text)
                 first = MODEL.rating()
                 with contextlib.suppress(IntegrityError):
                     self.puzzles += await self.db.write(
                         queries.save_puzzles,
+                        record.game,
                         puzzles,
                         table_id,
                         self.clock.now(),

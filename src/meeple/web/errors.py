@@ -26,6 +26,7 @@ HTTP_STATUS: dict[str, int] = {
     "no_player": 404,
     "not_reviewed": 404,
     "no_puzzle": 404,
+    "no_feature": 404,
     "bad_move": 422,
     "conflict": 409,
     "name_taken": 409,

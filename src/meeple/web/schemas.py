@@ -190,27 +190,28 @@ class RecordOut(BaseModel):
 
 
 class ReviewOut(BaseModel):
-    """A finished game's review (``meeple summy analyse --json`` lines, and a summary per seat)."""
+    """A finished game's review: the game's reviewer's line per action, a summary per seat."""
 
     table_id: str
     game: str
     lines: list[dict[str, Any]] = Field(
-        description="one per action: index, seat, position, played, best, best_score, missed,"
-        " strong, strong_differs"
+        description="one per action: index, seat and the game's own fields (Summy: position,"
+        " played, best, best_score, missed, strong, strong_differs)"
     )
     summary: list[dict[str, Any]] = Field(
-        description="one per seat: turns, missed, missed_per_turn, best_played, best_share,"
-        " biggest_miss"
+        description="one per seat: seat, turns, best_played, best_share and the game's own"
+        " (Summy: missed, missed_per_turn, biggest_miss)"
     )
 
 
 class AnalysisOut(BaseModel):
-    """Every legal placement of a Summy position, ranked by score."""
+    """Every legal move of a position (Summy: every placement), ranked by score."""
 
-    count: int = Field(description="how many legal placements there are in all")
+    count: int = Field(description="how many legal moves there are in all")
     moves: list[dict[str, Any]] = Field(
-        description="the best first (ties in the move generator's order), each a move in the"
-        " position format's move JSON with its score and equation"
+        description="the best first, each in the game's own form (Summy: ties in the move"
+        " generator's order, each a move in the position format's move JSON with its score"
+        " and equation)"
     )
 
 
@@ -218,7 +219,7 @@ class PuzzleOut(BaseModel):
     """A puzzle as a solver gets it (never its answer)."""
 
     id: str
-    view: dict[str, Any] = Field(description="the position as a Summy view: seat 0 to move")
+    view: dict[str, Any] = Field(description="the position as a view of its game: seat 0 to move")
     points: int = Field(description="what the best move scores")
     rating: int
     attempts: int
@@ -364,7 +365,7 @@ class LeaderboardLine(BaseModel):
 class GameOut(BaseModel):
     """What a game offers a table: seats, quick play, options, bots."""
 
-    name: str = Field(examples=["slide"])
+    name: str = Field(examples=GAME_NAMES[-1:])
     min_players: int
     max_players: int
     quick_play_seats: int = Field(description="the seats of a quick-play table")

@@ -9,8 +9,15 @@ describes the actions, their notation, the view and the decisions taken.
 
 from __future__ import annotations
 
+from meeple.games.base import GameFeatures
 from meeple.games.slide.actions import Action, Reveal, Take
 from meeple.games.slide.game import GAME, SlideGame
 from meeple.games.slide.state import Options, State
 
-__all__ = ["GAME", "Action", "Options", "Reveal", "SlideGame", "State", "Take"]
+__all__ = ["FEATURES", "GAME", "Action", "Options", "Reveal", "SlideGame", "State", "Take"]
+
+FEATURES = GameFeatures(
+    reviewer="meeple.analysis.slide_review:REVIEWER",
+    commands="meeple.cli.slide",
+)
+"""What Slide offers beyond the contract: a review by play-outs, and its commands."""

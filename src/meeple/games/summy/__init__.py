@@ -10,7 +10,16 @@ legal placement.
 ('summy', 1, 2)
 """
 
+from meeple.games.base import GameFeatures
 from meeple.games.summy.game import GAME, SummyGame, position
 from meeple.games.summy.state import SummyState
 
-__all__ = ["GAME", "SummyGame", "SummyState", "position"]
+__all__ = ["FEATURES", "GAME", "SummyGame", "SummyState", "position"]
+
+FEATURES = GameFeatures(
+    reviewer="meeple.analysis.summy_review:REVIEWER",
+    puzzles="meeple.analysis.summy_puzzles:CUTTER",
+    analysis="meeple.analysis.summy_position:BOARD",
+    commands="meeple.cli.summy",
+)
+"""What Summy offers beyond the contract: a review, puzzles, the analysis board, commands."""

@@ -15,7 +15,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import TemplateNotFound
 
-from meeple.games import GAME_NAMES
+from meeple.games import GAME_NAMES, games_with
 from meeple.i18n import LANG_COOKIE, LANGUAGES
 from meeple.web.pages.render import catalog_json, render
 from meeple.web.routes.games import describe_game
@@ -38,7 +38,11 @@ def _known_game(game: str) -> str:
 def home(request: Request) -> HTMLResponse:
     """The home page and lobby: the games, quick play, open tables, create a table."""
     return render(
-        request, "home.html", "home", game_infos=[describe_game(name) for name in GAME_NAMES]
+        request,
+        "home.html",
+        "home",
+        game_infos=[describe_game(name) for name in GAME_NAMES],
+        analysis_games=games_with("analysis"),
     )
 
 
@@ -92,19 +96,33 @@ def replay(request: Request, table_id: str) -> HTMLResponse:
     return render(request, "replay.html", "replay", table_id=table_id)
 
 
-@router.get("/analysis/summy", response_class=HTMLResponse)
-def analysis_board(request: Request) -> HTMLResponse:
-    """The Summy analysis board: set up any position and see every legal move, ranked."""
-    return render(request, "analysis.html", "analysis")
+@router.get("/analysis/{game}", response_class=HTMLResponse)
+def analysis_board(request: Request, game: str) -> HTMLResponse:
+    """A game's analysis board: set up any position and see every move, ranked.
+
+    Only for a game whose registration names a board; the page is the game's own
+    ``analysis_<game>.html``, its script the game's ``analysis.js``.
+    """
+    if game not in games_with("analysis"):
+        raise HTTPException(404, f"there is no analysis board for {game!r}")
+    return render(request, f"analysis_{game}.html", "analysis", game=game)
 
 
-@router.get("/puzzles/summy", response_class=HTMLResponse)
-@router.get("/puzzles/summy/{puzzle_id}", response_class=HTMLResponse)
-def puzzle(request: Request, puzzle_id: str = "") -> HTMLResponse:
-    """A Summy puzzle: the next one for the player, ``daily``, or one by its id."""
+@router.get("/puzzles/{game}", response_class=HTMLResponse)
+@router.get("/puzzles/{game}/{puzzle_id}", response_class=HTMLResponse)
+def puzzle(request: Request, game: str, puzzle_id: str = "") -> HTMLResponse:
+    """A game's puzzle: the next one for the player, ``daily``, or one by its id."""
+    if game not in games_with("puzzles"):
+        raise HTTPException(404, f"there are no puzzles of {game!r}")
     rater_games = request.app.state.services.settings.puzzle_rater_games
     return render(
-        request, "puzzle.html", "puzzle", puzzle_id=puzzle_id[:16], rater_games=rater_games
+        request,
+        "puzzle.html",
+        "puzzle",
+        game=game,
+        puzzle_id=puzzle_id[:16],
+        rater_games=rater_games,
+        has_analysis=game in games_with("analysis"),
     )
 
 

@@ -12,7 +12,7 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from meeple.games import GAME_NAMES
+from meeple.games import GAME_NAMES, games_with
 from meeple.i18n import LANG_COOKIE, LANGUAGE_NAMES, LANGUAGES, catalog, negotiate
 
 TEMPLATES_DIR = Path(__file__).parent / "templates"
@@ -63,6 +63,7 @@ def render(request: Request, template: str, page: str, **context: Any) -> HTMLRe
         here=here,
         page=page,
         games=GAME_NAMES,
+        puzzle_games=games_with("puzzles"),
         **context,
     )
     return HTMLResponse(html, headers={"Content-Language": lang, "Vary": "Accept-Language, Cookie"})

@@ -1,4 +1,9 @@
-"""Summy puzzles: the daily one, the next one for a player, an answer checked and rated.
+"""Puzzles of any game that cuts them: the daily one, the next one, an answer checked and rated.
+
+A game cuts puzzles when its registration names a puzzle cutter
+(:func:`meeple.analysis.features.cutter_of`); any other game answers 404
+``no_feature``. The cutter reads its own stored puzzles (the solver's view, the
+answer); this module keeps the rest: the day's, the next, the ratings.
 
 A puzzle's answer leaves the server only for a signed-in player (guests
 included) who has answered it: their first answer is kept, so seeing the
@@ -16,16 +21,17 @@ from typing import Any
 
 from fastapi import APIRouter, Body, Query, Request
 
-from meeple.analysis.puzzles import puzzle_view
-from meeple.games.summy.formats import FormatError, placement_from_json, position_from_json
+from meeple.analysis.features import PuzzleCutter, cutter_of
+from meeple.games.base import Refusal
 from meeple.store import queries
 from meeple.store.models import StoredPuzzle
 from meeple.tables.errors import TableError
 from meeple.tables.ratings import MODEL, puzzle_match, shown_rating
 from meeple.web.deps import OptionalUser, ServicesDep, client_address
 from meeple.web.schemas import ERRORS, PuzzleAnswerOut, PuzzleOut
+from meeple.web.services import Services
 
-router = APIRouter(prefix="/api/puzzles/summy", tags=["puzzles"], responses=ERRORS)
+router = APIRouter(prefix="/api/puzzles/{game}", tags=["puzzles"], responses=ERRORS)
 
 DAY_S = 86_400
 
@@ -35,12 +41,31 @@ def no_puzzle() -> TableError:
     return TableError("no_puzzle", "there is no puzzle to give yet: they come from finished games")
 
 
-def shown(puzzle: StoredPuzzle) -> dict[str, Any]:
+def cutter(game: str) -> PuzzleCutter:
+    """The game's puzzle cutter; ``no_feature`` (404) if it cuts none (or is unknown)."""
+    found = cutter_of(game)
+    if found is None:
+        raise TableError(
+            "no_feature",
+            f"there are no {game!r} puzzles",
+            params={"game": game, "feature": "puzzles"},
+        )
+    return found
+
+
+async def stored(services: Services, game: str, puzzle_id: str) -> StoredPuzzle:
+    """The stored puzzle of ``game`` by its id; ``no_puzzle`` (404) if there is none."""
+    puzzle = await services.db.run(queries.puzzle_by_id, puzzle_id[:16])
+    if puzzle is None or puzzle.game != game:
+        raise TableError("no_puzzle", f"there is no puzzle {puzzle_id[:16]!r}")
+    return puzzle
+
+
+def shown(puzzle: StoredPuzzle, game: str) -> dict[str, Any]:
     """What a solver gets: the position as a view, the points to find, the puzzle's rating."""
-    position = position_from_json(puzzle.data["position"])
     return {
         "id": puzzle.id,
-        "view": puzzle_view(position),
+        "view": cutter(game).view(puzzle.data),
         "points": puzzle.data["points"],
         "rating": shown_rating(puzzle.mu, puzzle.sigma),
         "attempts": puzzle.attempts,
@@ -49,60 +74,61 @@ def shown(puzzle: StoredPuzzle) -> dict[str, Any]:
 
 
 @router.get("/daily", response_model=PuzzleOut)
-async def daily(services: ServicesDep) -> dict[str, Any]:
-    """Today's puzzle (server clock, UTC days): the same for everyone all day."""
+async def daily(game: str, services: ServicesDep) -> dict[str, Any]:
+    """Today's puzzle of the game (server clock, UTC days): the same for everyone all day."""
+    cutter(game)
     day = int(services.clock.now() // DAY_S)
-    puzzle = await services.db.run(queries.daily_puzzle, day)
+    puzzle = await services.db.run(queries.daily_puzzle, game, day)
     if puzzle is None:
         raise no_puzzle()
-    return shown(puzzle)
+    return shown(puzzle, game)
 
 
 @router.get("/next", response_model=PuzzleOut)
 async def next_one(
+    game: str,
     services: ServicesDep,
     user: OptionalUser,
     after: str | None = Query(None, max_length=16, description="the puzzle just seen: not it"),
 ) -> dict[str, Any]:
     """A puzzle for the player: not tried yet, rated nearest to their puzzle rating."""
+    cutter(game)
     user_id = None if user is None else user.id
-    puzzle = await services.db.run(queries.next_puzzle, user_id, after, MODEL.rating().mu)
+    puzzle = await services.db.run(queries.next_puzzle, game, user_id, after, MODEL.rating().mu)
     if puzzle is None:
         raise no_puzzle()
-    return shown(puzzle)
+    return shown(puzzle, game)
 
 
 @router.get("/{puzzle_id}", response_model=PuzzleOut)
-async def one(puzzle_id: str, services: ServicesDep) -> dict[str, Any]:
+async def one(game: str, puzzle_id: str, services: ServicesDep) -> dict[str, Any]:
     """One puzzle, by its id (a shared link)."""
-    puzzle = await services.db.run(queries.puzzle_by_id, puzzle_id[:16])
-    if puzzle is None:
-        raise TableError("no_puzzle", f"there is no puzzle {puzzle_id[:16]!r}")
-    return shown(puzzle)
+    cutter(game)
+    return shown(await stored(services, game, puzzle_id), game)
 
 
 @router.post("/{puzzle_id}/answer", response_model=PuzzleAnswerOut)
 async def answer(
+    game: str,
     puzzle_id: str,
     request: Request,
     services: ServicesDep,
     user: OptionalUser,
     move: dict[str, Any] = Body(  # noqa: B008 (FastAPI's way to take a whole body)
-        description="the placement: {dir, tiles} as in the position format's move JSON"
+        description="the move, in the game's own form (Summy: {dir, tiles} as in the "
+        "position format's move JSON)"
     ),
 ) -> dict[str, Any]:
     """Right or wrong at once; the answer only to a signed-in player, whose first answer is
     kept and rates them."""
+    check = cutter(game)
     who = f"user:{user.id}" if user is not None else f"address:{client_address(request)}"
     await services.limits.hit("puzzle_answers", who)
-    puzzle = await services.db.run(queries.puzzle_by_id, puzzle_id[:16])
-    if puzzle is None:
-        raise TableError("no_puzzle", f"there is no puzzle {puzzle_id[:16]!r}")
+    puzzle = await stored(services, game, puzzle_id)
     try:
-        placement = placement_from_json(move)
-    except FormatError as exc:
+        correct = check.is_answer(move, puzzle.data)
+    except Refusal as exc:
         raise TableError("bad_move", f"the move is not valid: {exc}") from None
-    correct = placement == placement_from_json(puzzle.data["answer"])
     if user is None:
         return {"correct": correct, "answer": None, "points": puzzle.data["points"], "rating": None}
     first = MODEL.rating()

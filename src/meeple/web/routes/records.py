@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException, Query
 
-from meeple.analysis.review import REVIEWED_GAMES
+from meeple.analysis.features import reviewer_of
 from meeple.store import queries
 from meeple.tables.access import check_finished
 from meeple.tables.errors import TableError
@@ -38,7 +38,7 @@ async def review(
     check_finished(table)
     stored = await services.db.run(queries.review_of, table_id)
     if stored is None:
-        if table.info.game not in REVIEWED_GAMES:
+        if reviewer_of(table.info.game) is None:
             raise TableError(
                 "not_reviewed",
                 f"{table.info.game} games are not reviewed",

@@ -1,11 +1,14 @@
-// A Summy puzzle: stage the move on the board as at a table, play it, and learn at once.
+// A puzzle of any game that cuts them: play the move as at a table and learn at once. The game's
+// ui.js exports `puzzle` (how to show one, what to send, how to show the answer).
 import { api, routes } from "./api.js";
 import { el, t } from "./i18n.js";
 import { GAMES } from "/js/games.js";
-import { face } from "./games/summy/board.js";
 
 const $ = (id) => document.getElementById(id);
 const asked = $("puzzle").dataset.puzzle; // an id, "daily", or "" for the next one
+const game = $("puzzle").dataset.game;
+const hooks = GAMES[game].puzzle;
+const base = `/api/puzzles/${encodeURIComponent(game)}`;
 let puzzle = null;
 let ui = null;
 let unseen = false; // answered without an account: right or wrong was told, not the answer
@@ -30,24 +33,22 @@ async function load(path) {
     return;
   }
   if (!ui) {
-    ui = GAMES.summy.createUi($("game"), { send: answer, seatName: () => t("js.puzzle.you"), say, puzzle: true });
+    ui = GAMES[game].createUi($("game"), { send: answer, seatName: () => t("js.puzzle.you"), say, puzzle: true });
   }
-  ui.showGhost(null);
-  ui.update(puzzle.view);
-  ui.centreOnTable();
+  hooks.show(ui, puzzle.view);
   $("puzzle-task").textContent = t("js.puzzle.task", { points: puzzle.points });
   $("puzzle-stats").textContent = t("js.puzzle.stats", puzzle);
-  history.replaceState(null, "", `/puzzles/summy/${puzzle.id}`);
+  history.replaceState(null, "", `/puzzles/${encodeURIComponent(game)}/${puzzle.id}`);
 }
 
 /** The staged move is played: the server says right or wrong and, to a player with an
  * account (guests too), shows the answer; anyone else is invited to sign in to see it. */
 async function answer(action) {
-  if (action.type !== "place") return;
+  const move = hooks.answerOf(action);
+  if (move === null) return;
   let verdict;
   try {
-    verdict = await api("POST", `/api/puzzles/summy/${encodeURIComponent(puzzle.id)}/answer`,
-      { dir: action.dir, tiles: action.tiles });
+    verdict = await api("POST", `${base}/${encodeURIComponent(puzzle.id)}/answer`, move);
   } catch (error) {
     say(error.message, "bad");
     ui.refused();
@@ -61,9 +62,9 @@ async function answer(action) {
   if (unseen) {
     text = verdict.correct ? t("js.puzzle.right_unseen", { points: verdict.points }) : t("js.puzzle.wrong_unseen");
   } else {
-    const equation = [...verdict.answer.equation].map(face).join("");
-    if (!verdict.correct) ui.showGhost(verdict.answer.tiles);
-    text = t(verdict.correct ? "js.puzzle.right" : "js.puzzle.wrong", { equation, points: verdict.points });
+    if (!verdict.correct) hooks.showAnswer(ui, verdict.answer);
+    const words = { ...hooks.answerWords(verdict.answer), points: verdict.points };
+    text = t(verdict.correct ? "js.puzzle.right" : "js.puzzle.wrong", words);
   }
   $("puzzle-verdict").replaceChildren(el("strong", { class: verdict.correct ? "review-found" : "review-missed" }, text));
   $("puzzle-rating").textContent = verdict.rating ? t("js.puzzle.rating", verdict.rating) : "";
@@ -74,7 +75,7 @@ async function answer(action) {
 
 /** Signed in (or a guest) after an anonymous answer: the same puzzle again, to answer for real. */
 function again() {
-  if (unseen && puzzle) load(`/api/puzzles/summy/${encodeURIComponent(puzzle.id)}`);
+  if (unseen && puzzle) load(`${base}/${encodeURIComponent(puzzle.id)}`);
 }
 
 document.addEventListener("meeple:user", (event) => { if (event.detail) again(); });
@@ -87,6 +88,6 @@ $("puzzle-guest").addEventListener("click", async () => {
   }
   location.reload();
 });
-$("puzzle-next").addEventListener("click", () => load(`/api/puzzles/summy/next?after=${encodeURIComponent(puzzle.id)}`));
-load(asked === "daily" ? "/api/puzzles/summy/daily"
-  : asked ? `/api/puzzles/summy/${encodeURIComponent(asked)}` : "/api/puzzles/summy/next");
+$("puzzle-next").addEventListener("click", () => load(`${base}/next?after=${encodeURIComponent(puzzle.id)}`));
+load(asked === "daily" ? `${base}/daily`
+  : asked ? `${base}/${encodeURIComponent(asked)}` : `${base}/next`);

@@ -14,7 +14,7 @@ let total = 0;
 let index = 0;
 let ui = null;
 let actions = []; // every action event of the game, for the log (one request for all)
-let review = null; // the game's review (Summy), once the server has made it
+let review = null; // the game's review, once the server has made it
 
 function seatName(seat) {
   const entry = table && table.seats[seat];
@@ -49,51 +49,30 @@ async function show(n) {
   $("message").textContent = step.result ? t("js.table.game_over") : "";
 }
 
-/** A seat's review summary, under its name: points missed (Summy) or given away (Slide). */
+/** The game's review hooks (its ui.js's `review` export), or null if it shows no review. */
+function reviewHooks() {
+  return (table && GAMES[table.game].review) || null;
+}
+
+/** A seat's review summary, under its name, in the game's own words. */
 function reviewSummary(seat) {
   const summary = review && review.summary[seat];
-  if (!summary) return null;
-  const share = Math.round(summary.best_share * 100);
-  const text = review.game === "slide"
-    ? t("js.review.slide_summary", { given: summary.given_away.toFixed(1), share })
-    : t("js.review.summary", { missed: summary.missed, per: summary.missed_per_turn.toFixed(1), share });
-  return el("span", { class: "line review-summary" }, text);
+  const hooks = reviewHooks();
+  if (!summary || !hooks) return null;
+  return el("span", { class: "line review-summary" }, hooks.summary(summary));
 }
 
-/** A Slide action in words (the review's best option). */
-function slideActionText(action) {
-  if (action.type === "reveal") return t("js.review.reveal", { row: action.cell[0] + 1, col: action.cell[1] + 1 });
-  return t("js.review.take", { value: action.value, side: t("js.review.side_" + action.side) });
-}
-
-/** Under the board: what the next action missed, with the best move shown on the table. */
+/** Under the board: what the next action missed, with the best move marked by the game. */
 function showReview(n) {
   const line = review && review.lines[n];
-  if (review && review.game === "slide") {
-    if (ui.highlight) ui.highlight(line ? line.best : null, line ? line.seat : null);
-  } else if (ui.showGhost) {
-    ui.showGhost(line && line.best ? line.best.tiles : null);
-  }
+  const hooks = reviewHooks();
+  if (!hooks) return;
+  hooks.mark(ui, line || null);
   if (!review) return;
   if (!line) { $("review-line").replaceChildren(); return; }
   const played = actions[n] ? describeTableEvent(actions[n], seatName, ui) : "";
   const next = el("span", { class: "review-next" }, `${t("js.review.next", { name: seatName(line.seat) })} · ${played}`);
-  if (review.game === "slide") {
-    const lost = line.given_away > 0;
-    $("review-line").replaceChildren(next, el("br"),
-      el("span", { class: "review-best" }, t("js.review.slide_best", {
-        action: slideActionText(line.best), best: line.best_points.toFixed(1), chosen: line.chosen_points.toFixed(1) })),
-      " · ", el("strong", { class: lost ? "review-missed" : "review-found" },
-        lost ? t("js.review.given_away", { n: line.given_away.toFixed(1) }) : t("js.review.found")));
-    return;
-  }
-  const analyse = el("a", { class: "review-analyse", href: `/analysis/summy#position=${encodeURIComponent(JSON.stringify(line.position))}` }, t("js.replay.analyse"));
-  const best = line.best ? t("js.review.best", { equation: line.best.equation, points: line.best_score }) : t("js.review.no_move");
-  const verdict = line.missed > 0 ? t("js.review.missed", { n: line.missed }) : t("js.review.found");
-  $("review-line").replaceChildren(next, " · ", analyse, el("br"),
-    el("span", { class: "review-best" }, best), " · ",
-    el("strong", { class: line.missed > 0 ? "review-missed" : "review-found" }, verdict),
-    line.strong_differs && line.best ? el("span", { class: "review-strong muted" }, ` · ${t("js.review.strong", { points: line.strong.score })}`) : "");
+  $("review-line").replaceChildren(next, ...hooks.line(line));
 }
 
 /** The review, asked again every few seconds while the server prepares it. */
@@ -138,7 +117,7 @@ async function load() {
   const ctx = { send: () => {}, seatName, say: () => {}, replay: true };
   ui = GAMES[table.game].createUi($("game"), ctx);
   await show(0);
-  loadReview();
+  if (reviewHooks()) loadReview(); // a game with no review hooks shows none
 }
 
 $("replay-first").addEventListener("click", () => go(0));

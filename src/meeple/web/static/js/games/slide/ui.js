@@ -253,3 +253,6 @@ export function shownScores(view) {
 export function seatNotes(view, seat) {
   return view.phase === "reveal" && view.picked && view.picked[seat] ? [el("span", {}, t("js.slide.has_picked"))] : [];
 }
+
+// The replay's review hooks (replay.js asks for them).
+export { review } from "./review.js";

@@ -439,3 +439,9 @@ export function seatNotes(view, seat) {
   }
   return notes;
 }
+
+// The replay's review hooks (replay.js asks for them).
+export { review } from "./review.js";
+
+// The puzzle page's hooks (puzzle.js asks for them).
+export { puzzle } from "./puzzle.js";

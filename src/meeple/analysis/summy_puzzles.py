@@ -15,14 +15,22 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from meeple.games.base import JSON, GameRecord, RecordError, replay
 from meeple.games.summy import GAME
-from meeple.games.summy.formats import equation_to_json, move_to_json, position_to_json
+from meeple.games.summy.formats import (
+    equation_to_json,
+    move_to_json,
+    placement_from_json,
+    position_from_json,
+    position_to_json,
+)
 from meeple.games.summy.movegen import legal_moves
 from meeple.games.summy.rules import equation_text
+from meeple.games.summy.state import SummyState
 from meeple.games.summy.tiles import Move, Placement, Position
 
 MIN_POINTS = 20
@@ -78,9 +86,15 @@ def puzzle_from_position(position: Position) -> Puzzle | None:
 def puzzles_from_record(record: GameRecord) -> list[Puzzle]:
     """Every puzzle in a Summy record: the positions its movers faced, in order."""
     if record.game != GAME.name:
-        raise RecordError(None, f"this is a {record.game!r} record, not 'summy'")
+        raise RecordError(None, f"this is a {record.game!r} record, not {GAME.name!r}")
+    return puzzles_from_states(record, replay(GAME, record))
+
+
+def puzzles_from_states(record: GameRecord, states: Sequence[SummyState]) -> list[Puzzle]:
+    """Every puzzle among the positions of a record, given its states (the one before each
+    action)."""
     found = []
-    for state, (seat, _data) in zip(replay(GAME, record), record.actions, strict=False):
+    for state, (seat, _data) in zip(states, record.actions, strict=False):
         position = Position(dict(state.table), state.equations, state.hands[seat])
         puzzle = puzzle_from_position(position)
         if puzzle is not None:
@@ -125,3 +139,23 @@ def puzzle_view(position: Position) -> dict[str, JSON]:
         "game_over": False,
         "result": None,
     }
+
+
+class SummyPuzzles:
+    """Summy's puzzle cutter (``FEATURES.puzzles``): find the unique best placement."""
+
+    def cut(self, record: GameRecord, states: Sequence[Any]) -> list[dict[str, JSON]]:
+        """The record's puzzles as stored (:meth:`Puzzle.to_json`), without repeats."""
+        return [puzzle.to_json() for puzzle in unique_puzzles(puzzles_from_states(record, states))]
+
+    def view(self, data: Mapping[str, Any]) -> dict[str, JSON]:
+        """The stored position as a table view (:func:`puzzle_view`)."""
+        return puzzle_view(position_from_json(data["position"]))
+
+    def is_answer(self, move: JSON, data: Mapping[str, Any]) -> bool:
+        """Whether the placement ``move`` (``{dir, tiles}``) is the stored answer's."""
+        return placement_from_json(move) == placement_from_json(data["answer"])
+
+
+CUTTER = SummyPuzzles()
+"""The puzzle cutter Summy's ``FEATURES`` names."""

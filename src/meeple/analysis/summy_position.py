@@ -24,7 +24,7 @@ from meeple.games.base import JSON
 from meeple.games.summy.equation import is_true_equation
 from meeple.games.summy.formats import FormatError, move_to_json, position_from_json
 from meeple.games.summy.movegen import best_moves, legal_moves
-from meeple.games.summy.movegen_stop import Stop
+from meeple.games.summy.movegen_stop import SearchStopped, Stop
 from meeple.games.summy.tiles import BAG, DIRECTIONS, Cell, Equation, Position, step
 
 MAX_LISTED = 500
@@ -95,3 +95,24 @@ def analyse_position(data: Any, limit: int, seconds: float | None = None) -> dic
         "count": legal_moves(position, stop).count(),
         "moves": [move_to_json(move) for move in best_moves(position, shown, stop)],
     }
+
+
+class SummyBoard:
+    """Summy's analysis board (``FEATURES.analysis``)."""
+
+    max_listed = MAX_LISTED
+
+    def check(self, position: JSON) -> None:
+        """:class:`FormatError` (a ``Refusal``) if the position could not happen in a game."""
+        checked_position(position)
+
+    def analyse(self, position: JSON, limit: int, seconds: float | None) -> dict[str, JSON]:
+        """:func:`analyse_position`; ``TimeoutError`` when the search gives up."""
+        try:
+            return analyse_position(position, limit, seconds)
+        except SearchStopped:
+            raise TimeoutError("the search ran out of time") from None
+
+
+BOARD = SummyBoard()
+"""The analysis board Summy's ``FEATURES`` names."""

@@ -1,9 +1,9 @@
 // The Summy analysis board: set up a table and a hand, see every legal move ranked by score.
 // A position can arrive in the address (`#position=` JSON, from a replay's "analyse from here").
-import { api } from "./api.js";
-import { el, t } from "./i18n.js";
-import { makeDraggable } from "./drag.js";
-import { createBoard, face, key, parseKey, tileName } from "./games/summy/board.js";
+import { api } from "../../api.js";
+import { el, t } from "../../i18n.js";
+import { makeDraggable } from "../../drag.js";
+import { createBoard, face, key, parseKey, tileName } from "./board.js";
 
 const $ = (id) => document.getElementById(id);
 const TILES = "0123456789+-x:=";
