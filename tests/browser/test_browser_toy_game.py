@@ -2,23 +2,31 @@
 
 The server loads it as an operator would load any game, ``MEEPLE_EXTRA_GAMES``;
 a person then plays a whole game of it against a bot in the browser, through
-the same lobby API, table page, WebSocket and replay as Summy and Slide.
+the same lobby API, table page, WebSocket and replay as Summy and Slide. Its
+optional features come through the registry too: its reviewer (declared in its
+``FEATURES``) reviews a finished game and the replay marks the best take; the
+features it lacks (puzzles, an analysis board) are refused with ``no_feature``.
 """
 
 from __future__ import annotations
 
 import os
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from browser_harness import ServerProcess, own_server, wait_finished
+from browser_harness import ServerProcess, guest, own_server, shot, wait_finished
 from conftest import NewPage
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
 TOY = Path(__file__).resolve().parents[1] / "toy"
+sys.path.insert(0, str(TOY))
+from meeple_nim import winning_take  # noqa: E402 (the toy is not a package)
 
 
 @pytest.fixture(scope="module")
@@ -77,3 +85,73 @@ def test_a_person_plays_the_toy_game_to_the_end_in_the_browser(
         assert record["game"] == "nim" and record["actions"]
     page.goto(f"/replay/{table_id}")
     expect(page.locator("#game")).to_contain_text("Pile 1")
+
+
+def reviewed_nim_game(live: ServerProcess) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    """A finished Nim game of a random bot against a greedy one, its record and its review."""
+    with live.client() as client:
+        guest(client)
+        body = {"game": "nim", "seats": 2, "bots": {"0": "random", "1": "greedy"}, "sit": False}
+        table_id = client.post("/api/tables", json=body).json()["table"]["id"]
+        client.post(f"/api/tables/{table_id}/start").raise_for_status()
+        wait_finished(client, table_id)
+        record = client.get(f"/api/tables/{table_id}/record").json()
+        for _ in range(300):
+            answer = client.get(f"/api/tables/{table_id}/review")
+            if answer.status_code == 200:
+                return table_id, record, answer.json()
+            assert answer.json()["code"] == "not_reviewed"
+            time.sleep(0.2)
+    raise AssertionError("the server never reviewed the Nim game")
+
+
+def test_the_toy_game_is_reviewed_and_its_replay_marks_the_best_take(
+    new_page: NewPage, live: ServerProcess
+) -> None:
+    table_id, record, review = reviewed_nim_game(live)
+    assert review["game"] == "nim"
+    piles = [3, 4, 5]
+    for index, (line, (seat, action)) in enumerate(
+        zip(review["lines"], record["actions"], strict=True)
+    ):
+        best = winning_take(piles)
+        assert (line["index"], line["seat"], line["played"]) == (index, seat, action)
+        assert line["best"] == (None if best is None else best._asdict() | {"type": "take"})
+        piles[action["pile"]] -= action["count"]
+        assert line["found"] == (best is None or winning_take(piles) is None)
+    assert sum(s["turns"] for s in review["summary"]) == len(record["actions"])
+    # The first position (3, 4, 5) has one winning take: 2 from the first pile.
+    assert review["lines"][0]["best"] == {"type": "take", "pile": 0, "count": 2}
+    page = new_page("en-GB")
+    page.goto(f"/replay/{table_id}")
+    marked = page.locator("#game button.nim-best")
+    expect(marked).to_have_count(1)
+    expect(marked).to_have_attribute("aria-label", "Take 2 from pile 1 (best)")
+    expect(page.locator("#review-line")).to_contain_text("Best: take 2 from pile 1")
+    expect(page.locator(".review-summary").first).to_contain_text("kept the win")
+    # A step in a lost position marks nothing.
+    lost = next((line["index"] for line in review["lines"] if line["best"] is None), None)
+    if lost is not None:
+        for _ in range(lost):
+            page.locator("#replay-forward").click()
+        expect(page.locator("#replay-step")).to_contain_text(f"Move {lost} of ")
+        expect(marked).to_have_count(0)
+        expect(page.locator("#review-line")).to_contain_text("No winning take")
+    shot(page, "replay-review-nim")
+
+
+def test_features_the_toy_game_lacks_are_refused_with_a_code(live: ServerProcess) -> None:
+    with live.client() as client:
+        for method, path in (
+            ("GET", "/api/puzzles/nim/daily"),
+            ("GET", "/api/puzzles/nim/next"),
+            ("POST", "/api/puzzles/nim/abc/answer"),
+            ("POST", "/api/analysis/nim"),
+        ):
+            answer = client.request(method, path, json={})
+            assert answer.status_code == 404, (path, answer.text)
+            assert answer.json()["code"] == "no_feature", path
+        assert client.get("/puzzles/nim").status_code == 404
+        assert client.get("/analysis/nim").status_code == 404
+        home = client.get("/").text
+        assert "/puzzles/summy/daily" in home and "/puzzles/nim" not in home

@@ -2,17 +2,17 @@
 
 Three piles of 3, 4 and 5 counters; two players take in turn any number of
 counters from one pile; who takes the last counter wins. Everything a game
-provides is here (rules, view, options model, bots, ``register()``) or in
-``meeple_nim_browser/ui.js``; the tests load it as a server would, through
+provides is here (rules, view, options model, bots, a reviewer, ``FEATURES``,
+``register()``) or in ``meeple_nim_browser/ui.js``; the tests load it as a server would, through
 ``MEEPLE_EXTRA_GAMES=meeple_nim`` (docs/adding-a-game.md).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import NamedTuple, TypedDict
+from typing import Any, NamedTuple, TypedDict
 
 from pydantic import BaseModel, ConfigDict
 
@@ -23,6 +23,7 @@ from meeple.games.base import (
     JSON,
     BadOptions,
     Event,
+    GameFeatures,
     IllegalAction,
     Result,
     Seat,
@@ -173,6 +174,24 @@ class RandomNimBot(SeededBot):
         return view_rng(self.seed, view, seat).choice(_takes(view))
 
 
+def winning_take(piles: Sequence[int]) -> Take | None:
+    """The first take that leaves a nim-sum (the piles' xor) of zero, or ``None`` if there is
+    none: then every take loses against best play.
+
+    >>> winning_take((3, 4, 5))
+    Take(pile=0, count=2)
+    >>> winning_take((1, 2, 3)) is None
+    True
+    """
+    total = 0
+    for pile in piles:
+        total ^= pile
+    for i, pile in enumerate(piles):
+        if total and pile ^ total < pile:
+            return Take(i, pile - (pile ^ total))
+    return None
+
+
 class GreedyNimBot(SeededBot):
     """The winning take when there is one (nim-sum zero after it), else one counter."""
 
@@ -180,18 +199,62 @@ class GreedyNimBot(SeededBot):
 
     def choose(self, view: Mapping[str, JSON], seat: Seat, budget_s: float) -> JSON:
         """The take that leaves a nim-sum of zero, if any."""
-        piles: list[int] = view["piles"]
-        total = 0
-        for pile in piles:
-            total ^= pile
-        for i, pile in enumerate(piles):
-            if total and pile ^ total < pile:
-                return {"type": "take", "pile": i, "count": pile - (pile ^ total)}
-        return _takes(view)[0]
+        best = winning_take(view["piles"])
+        return GAME.action_json(best) if best is not None else _takes(view)[0]
+
+
+class NimReviewer:
+    """Nim's reviewer (``FEATURES.reviewer``): the best take is known exactly (the xor rule).
+
+    A line says the winning take the mover had (``best``, ``None`` in a lost
+    position) and whether the take played also wins (``found``: any take that
+    leaves a nim-sum of zero does, not only ``best``).
+    """
+
+    chunk = 50  # microseconds each: a whole game is one piece of work
+
+    def review_action(self, index: int, state: Any, seat: Seat, data: JSON) -> dict[str, JSON]:
+        """The line of action ``index``: played, best, found."""
+        played = GAME.parse_action(data)
+        best = winning_take(state.piles)
+        after = list(state.piles)
+        after[played.pile] -= played.count
+        found = best is None or winning_take(after) is None
+        return {
+            "index": index,
+            "seat": seat,
+            "piles": list(state.piles),
+            "played": GAME.action_json(played),
+            "best": None if best is None else GAME.action_json(best),
+            "found": found,
+        }
+
+    def summary(self, lines: Sequence[Mapping[str, Any]], players: int) -> list[dict[str, JSON]]:
+        """Per seat: turns, winning takes found, and the share of turns that kept the win."""
+        summaries: list[dict[str, JSON]] = []
+        for seat in range(players):
+            mine = [line for line in lines if line["seat"] == seat]
+            best = sum(bool(line["found"]) for line in mine)
+            summaries.append(
+                {
+                    "seat": seat,
+                    "turns": len(mine),
+                    "best_played": best,
+                    "best_share": round(best / len(mine), 4) if mine else 0.0,
+                }
+            )
+        return summaries
+
+
+REVIEWER = NimReviewer()
+
+FEATURES = GameFeatures(reviewer=f"{__name__}:REVIEWER")
+"""What Nim offers beyond the contract: a review (its browser side is ``review`` in ui.js)."""
 
 
 def register() -> None:
-    """Register Nim, its two bots and its browser folder (called by meeple at start-up)."""
+    """Register Nim, its two bots and its browser folder (called by meeple at start-up);
+    the registry finds its ``FEATURES`` next to its ``GAME``."""
     register_game("nim", __name__, Path(__file__).parent / "meeple_nim_browser")
     register_bot("nim", "random", f"{__name__}:RandomNimBot")
     register_bot("nim", "greedy", f"{__name__}:GreedyNimBot")
