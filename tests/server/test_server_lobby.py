@@ -169,7 +169,7 @@ def test_the_creator_closes_a_table_that_has_not_started(server: LiveServer) -> 
 
 def test_a_finished_table_leaves_memory_and_comes_back_from_the_store(server: LiveServer) -> None:
     manager = server.services.tables
-    manager.forget_after_s = 0.05
+    manager.registry.forget_after_s = 0.05
     host = server.client("host")
     host.guest()
     table_id = host.create_table(

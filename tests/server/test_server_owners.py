@@ -487,7 +487,7 @@ def test_a_request_for_a_table_a_take_over_is_slow_to_run_runs_it_at_once(
     for table_id in table_ids[:-1]:
         on_west.connect(table_id).recv()  # west has every table loaded, like a busy server
     tables = west.services.tables
-    table_here = tables._table_here
+    table_here = tables.cluster.table_here
     slow_started: list[str] = []
     slow_done: list[str] = []
 
@@ -497,7 +497,7 @@ def test_a_request_for_a_table_a_take_over_is_slow_to_run_runs_it_at_once(
         slow_done.append(table_id)
         return await table_here(table_id)
 
-    tables._table_here = slow_table_here  # type: ignore[method-assign]
+    tables.cluster.table_here = slow_table_here  # type: ignore[method-assign]
     east.stop()
     deadline = time.monotonic() + 20
     while sorted(slow_started) != sorted(table_ids):

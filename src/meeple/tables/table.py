@@ -37,6 +37,7 @@ from meeple.tables.log import (
     advance,
     apply_action,
 )
+from meeple.tables.owner_states import OwnerStates
 from meeple.tables.persist import event_from_row, store_event
 from meeple.tables.runtime import TableRuntime
 
@@ -73,6 +74,8 @@ class TableContext:
     bots: BotPool
     settings: Settings
     limits: RateLimits
+    owners: OwnerStates
+    """This server's standing with each table (:mod:`meeple.tables.owner_states`)."""
     lobby_changed: Callable[[Table], Awaitable[None]]
     create_rematch: Callable[[Table], Awaitable[str]]
     forward: Callable[[Table, str, dict[str, Any]], Awaitable[Any]]
@@ -109,12 +112,16 @@ class Table:
         self.remote_present: dict[str, frozenset[int]] = {}
         """The seats whose players other servers announced connected to this table."""
         self.lock = asyncio.Lock()
-        self.owned = False
-        """Whether this server runs the table (clocks, bots, writes); else it forwards writes."""
         self.runtime = TableRuntime(self)
         """The table's clocks and bots."""
         self._views: dict[int, dict[int | None, Mapping[str, JSON] | None]] = {}
         """Views by version, then seat: only the last :data:`VIEW_VERSIONS_KEPT` versions."""
+
+    @property
+    def owned(self) -> bool:
+        """Whether this server runs the table (clocks, bots, writes); else it forwards writes.
+        Set by the cluster alone (:class:`~meeple.tables.owner_states.OwnerStates`)."""
+        return self.ctx.owners.owned(self.info.id)
 
     @property
     def deadlines(self) -> dict[int, float]:

@@ -1,0 +1,210 @@
+"""Opening tables and finding them: creation, rematches, quick play and the lobby.
+
+A new table is leased before it is stored (:meth:`Cluster.open`), so no other
+server ever sees it stored without an owner. The lobby's lists are served from
+:class:`~meeple.tables.lobby.LobbyCache`, dropped on any server's lobby news
+(the bus channel :data:`LOBBY_CHANNEL`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+
+from sqlalchemy.orm import Session
+
+from meeple.bus import Bus
+from meeple.bus.base import Subscription
+from meeple.games.base import JSON
+from meeple.store import queries
+from meeple.store.database import Database
+from meeple.store.models import GameTable, TableSeat
+from meeple.tables.clock import Clock
+from meeple.tables.cluster import Cluster
+from meeple.tables.errors import TableError
+from meeple.tables.lobby import LobbyCache
+from meeple.tables.log import CLOSED, FINISHED, OPEN, LogEvent
+from meeple.tables.persist import event_row, seat_row
+from meeple.tables.registry import TableRegistry
+from meeple.tables.reviews import Reviewer
+from meeple.tables.spec import TableSpec, check_game, check_spec
+from meeple.tables.table import Table, TableInfo, channel, reset_for_rematch
+
+LOBBY_CHANNEL = "lobby"
+"""The bus channel of lobby updates (a public table opened, changed or gone)."""
+
+
+def new_table_id() -> str:
+    """A fresh, unguessable table id."""
+    return secrets.token_urlsafe(9)
+
+
+class Matchmaking:
+    """Opens tables (new, rematch, quick play) and keeps the lobby told."""
+
+    def __init__(
+        self,
+        db: Database,
+        bus: Bus,
+        clock: Clock,
+        registry: TableRegistry,
+        cluster: Cluster,
+        reviewer: Reviewer,
+    ) -> None:
+        self.db, self.bus, self.clock = db, bus, clock
+        self.registry, self.cluster, self.reviewer = registry, cluster, reviewer
+        self.lobby_cache = LobbyCache(self._build_lobby)
+        """The lobby's lists, shared by every request for a second (or until lobby news)."""
+
+    async def create(self, user_id: int, user_name: str, spec: TableSpec) -> Table:
+        """Open a new table for ``spec``; the creator sits unless the spec says not."""
+        checked = check_spec(spec)
+        info = TableInfo(
+            id=new_table_id(),
+            game=spec.game,
+            options=checked.options,
+            seed=secrets.randbits(62),
+            seat_count=spec.seats,
+            private=spec.private,
+            invite_token=secrets.token_urlsafe(18),
+            rated=spec.rated,
+            pace=spec.pace,
+            move_seconds=checked.move_seconds,
+            creator_id=user_id,
+            auto_start=spec.auto_start,
+            created_at=self.clock.now(),
+        )
+        seats: list[dict[str, JSON]] = []
+        for seat in range(spec.seats):
+            if seat in spec.bots:
+                level = spec.bots[seat]
+                seats.append({"seat": seat, "bot_level": level, "name": f"bot ({level})"})
+            elif seat == checked.creator_seat:
+                seats.append({"seat": seat, "user_id": user_id, "name": user_name})
+            else:
+                seats.append({"seat": seat})
+        return await self._open(info, seats)
+
+    async def _open(self, info: TableInfo, seats: list[dict[str, JSON]]) -> Table:
+        table = Table(info, self.registry.ctx)
+        first = LogEvent(
+            1, "create", None, {"seats": seats}, info.creator_id, None, info.created_at
+        )
+        table.fold(first)
+        leased = await self.cluster.open(table)
+        try:
+            await self.db.run(_insert_table_tx, info, table, first)
+        except BaseException:
+            await self.cluster.abandon(table)
+            raise
+        self.registry.add(table)
+        await self.bus.publish(channel(info.id), first.public())
+        if leased:
+            await self.cluster.run_new(table)
+        else:
+            await table.resume()
+        await self.lobby_changed(table)
+        return table
+
+    async def rematch(self, old: Table) -> str:
+        """Open the rematch of a finished table: same seats and options, a new seed; it starts."""
+        info = TableInfo(
+            id=new_table_id(),
+            game=old.info.game,
+            options=old.info.options,
+            seed=secrets.randbits(62),
+            seat_count=old.info.seat_count,
+            private=old.info.private,
+            invite_token=secrets.token_urlsafe(18),
+            rated=old.info.rated,
+            pace=old.info.pace,
+            move_seconds=old.info.move_seconds,
+            creator_id=old.info.creator_id,
+            auto_start=True,
+            created_at=self.clock.now(),
+            rematch_of=old.info.id,
+        )
+        table = await self._open(info, reset_for_rematch(old.snap))
+        return table.info.id
+
+    async def quick_play(self, user_id: int, user_name: str, game: str) -> Table:
+        """Seat the user at an open quick-play table of ``game``, or open one for others to join."""
+        seats = check_game(game).quick_play_seats
+        for row, _seats in await self.db.run(queries.open_public_tables, game):
+            if not row.auto_start:
+                continue
+            table = await self.registry.get(row.id)
+            if table.snap.seat_of(user_id) is not None:
+                return table
+            try:
+                await table.join(user_id, user_name, None)
+            except TableError:
+                continue
+            return table
+        return await self.create(
+            user_id, user_name, TableSpec(game=game, seats=seats, auto_start=True)
+        )
+
+    async def lobby(self, game: str | None = None, status: str = OPEN) -> list[dict[str, JSON]]:
+        """The public tables waiting for players (or, with ``status="playing"``, to watch).
+
+        Served from :class:`LobbyCache` (shared, read-only: do not change it).
+        """
+        return await self.lobby_cache.get(game, status)
+
+    async def _build_lobby(self, game: str | None, status: str) -> list[dict[str, JSON]]:
+        rows = await self.db.run(queries.open_public_tables, game, 100, status)
+        tables = await asyncio.gather(*(self.registry.get(row.id) for row, _seats in rows))
+        return [table.summary() for table in tables]
+
+    async def watch_lobby(self, news: Subscription) -> None:
+        """Drop the lobby's lists on any server's lobby news."""
+        try:
+            while True:
+                await news.get()
+                self.lobby_cache.changed()
+        finally:
+            await news.close()
+
+    async def lobby_changed(self, table: Table) -> None:
+        """Tell lobby watchers about a public table that opened, changed or left the lobby.
+
+        A table that is over is also let go from memory a while later
+        (:meth:`TableRegistry.forget_later`); it is loaded again from the store if asked for.
+        """
+        if table.snap.status in (FINISHED, CLOSED):
+            self.registry.forget_later(table.info.id)
+        if table.snap.status == FINISHED and table.owned:
+            self.reviewer.schedule(table.info.id, table.info.game, table.info.private)
+        if table.info.private:
+            return
+        self.lobby_cache.changed()
+        if table.snap.status == OPEN:
+            await self.bus.publish(LOBBY_CHANNEL, {"type": "table", "table": table.summary()})
+        else:
+            await self.bus.publish(
+                LOBBY_CHANNEL, {"type": "gone", "id": table.info.id, "status": table.snap.status}
+            )
+
+
+def _insert_table_tx(session: Session, info: TableInfo, table: Table, first: LogEvent) -> None:
+    row = GameTable(
+        id=info.id,
+        game=info.game,
+        options=info.options,
+        seed=info.seed,
+        seat_count=info.seat_count,
+        private=info.private,
+        invite_token=info.invite_token,
+        rated=info.rated,
+        pace=info.pace,
+        move_seconds=info.move_seconds,
+        creator_id=info.creator_id,
+        auto_start=info.auto_start,
+        status=OPEN,
+        created_at=info.created_at,
+        rematch_of=info.rematch_of,
+    )
+    seats: list[TableSeat] = [seat_row(info.id, s) for s in table.snap.seats]
+    queries.insert_table(session, row, seats)
+    queries.append_event(session, event_row(info.id, first))
