@@ -6,9 +6,8 @@ table is opened on server ``n % S`` and its two players connect to different
 servers, so actions are forwarded to the table's owner. A player thinks a random
 time averaging ``--think`` before each action; the round trip of every action is
 from sending it until the player has both its acknowledgement and the table event
-it made, whichever comes last (with several servers the event often comes first;
-before 2026-12-01 only actions whose event came after the acknowledgement were
-timed, which on two servers was one action in 500). Every player connects before anyone
+it made, whichever comes last (with several servers the event often comes first).
+Every player connects before anyone
 plays (the time all the connections took is printed): the round trips are those
 of play, not of a thousand handshakes in the same second. ``--kill-at T`` SIGKILLs server 0
 T seconds into the play: its players reconnect to another server (with the
@@ -98,8 +97,8 @@ def usage(pid: int) -> tuple[float, float]:
 
 
 SHARED_TLS = ssl.create_default_context()
-"""One TLS context for every client (the servers speak plain HTTP): making one for each of
-thousands of clients was most of the time it took to open the tables."""
+"""One TLS context for every client (the servers speak plain HTTP): making one per client,
+for thousands of clients, would be most of the time spent opening the tables."""
 
 
 async def open_table(

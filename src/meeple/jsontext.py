@@ -72,8 +72,8 @@ def loads(text: str | bytes | bytearray | memoryview) -> Any:
     """Any JSON text, read exactly (as :func:`json.loads` would), by orjson where it can.
 
     The store's JSON columns are read with it: folding a table's log reads every
-    event's data, and the standard library's decoder was a twentieth of a server's
-    time while it took over a dead server's tables.
+    event's data, so decoding is on the path of every take-over of a dead server's
+    tables.
     """
     if not isinstance(text, str):  # a driver may hand over any buffer
         text = bytes(text).decode("utf-8")

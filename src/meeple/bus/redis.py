@@ -146,9 +146,8 @@ class RedisBus:
         """Queue a SUBSCRIBE or UNSUBSCRIBE of ``channel`` for the commander task.
 
         Sockets opening together (a dead server's players all reconnecting here) share
-        one command per run of the same kind, sent in the order asked. Each used to send
-        its own under a lock, one event-loop turn apiece: on a busy server, the thousandth
-        waited for the 999 others, up to 17 s.
+        one command per run of the same kind, sent in the order asked by one task, so no
+        socket waits for an event-loop turn per channel asked for before its own.
         """
         self._commands.append((kind, channel))
         if self._commander is None or self._commander.done():

@@ -157,12 +157,11 @@ def tune_gc() -> None:
     """Fewer, cheaper garbage collections in the server process.
 
     With hundreds of tables in memory (their states, views, sockets) a full
-    collection walks millions of objects, and the tail of the round trips was
-    made of those pauses: at 200 tables (bench/cluster_latency.py) p99 fell
-    from about 250 ms to 30-90 ms with this. What exists at start-up (modules,
-    the app) is frozen out of the collector's sight, and the young generation
-    is collected every 20,000 allocations instead of 700 (the server makes
-    few reference cycles; memory grew by under 1%).
+    collection walks millions of objects, and its pauses make the tail of the
+    round trips (docs/benchmarks.md). What exists at start-up (modules, the app)
+    is frozen out of the collector's sight, and the young generation is
+    collected every 20,000 allocations instead of 700: the server makes few
+    reference cycles, so memory barely grows for it.
     """
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)

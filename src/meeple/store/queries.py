@@ -107,7 +107,7 @@ def append_event(session: Session, event: Mapping[str, Any]) -> None:
     The events of one transaction are inserted together, in one statement, just
     before it commits (:func:`insert_pending_events`): a group commit of hundreds
     of events makes one round trip to the database, not hundreds, each of which
-    had to win the interpreter back from the busy event loop.
+    would have to win the interpreter back from a busy event loop.
     The commit raises :class:`VersionConflict` if a version (or a client action
     id) is already stored, which means another writer got there first.
     """
@@ -125,8 +125,8 @@ def insert_pending_events(session: Session) -> None:
         return
     session.flush()  # a new table's own row goes first
     # A plain INSERT with bound values, not the ORM's unit of work nor values baked into
-    # the statement: compiled once and cached, where either of those cost a third of the
-    # server's time at 500 tables.
+    # the statement: compiled once and cached, where either of those does per-call work
+    # on the server's hottest path.
     try:
         session.connection().execute(_INSERT_EVENT, rows)
     except IntegrityError as exc:
@@ -143,7 +143,7 @@ _INSERT_EVENT = insert(_EVENTS)
 
 StoredEvent = Row[Any]
 """A stored event as read back: a plain row with :class:`TableEvent`'s columns as attributes.
-The ORM's objects took twice the time to read (a take-over reads thousands of events)."""
+ORM objects cost about twice the CPU to read, and a take-over reads thousands of events."""
 
 
 def events_after(session: Session, table_id: str, version: int) -> list[StoredEvent]:
@@ -185,9 +185,9 @@ def tables_with_events(
 ) -> dict[str, tuple[GameTable, list[StoredEvent]]]:
     """Each stored table of ``table_ids`` with all its events in order (the others left out).
 
-    Two queries per :data:`LOAD_CHUNK` tables, where reading a table's row and then
-    its events were two per table: a server taking in a dead server's tables and
-    their reconnecting players loads them together.
+    Two queries per :data:`LOAD_CHUNK` tables, not two per table (its row, then its
+    events): a server taking in a dead server's tables and their reconnecting
+    players loads them together.
     """
     found: dict[str, tuple[GameTable, list[StoredEvent]]] = {}
     ids = sorted(set(table_ids))

@@ -1,12 +1,11 @@
 """Presence news: who watches a table, told to its sockets at most once per short interval.
 
 Every table socket opening or closing changes the table's counts. Told at once
-to every socket, N sockets opening cost N²/2 messages (1,000 spectators: 940,840
-messages, 48 s of server CPU). Here a change posts the table's counts on its bus
-channel at once if none was posted in the last interval, else once at the end of
-that interval with the counts as they are then: the changes in between ride
-along. Every socket (on every server) hears at most one ``watchers`` message per
-interval and server.
+to every socket, N sockets opening cost N²/2 messages. Here a change posts the
+table's counts on its bus channel at once if none was posted in the last
+interval, else once at the end of that interval with the counts as they are
+then: the changes in between ride along. Every socket (on every server) hears
+at most one ``watchers`` message per interval and server.
 
 The interval is :data:`PRESENCE_INTERVAL_S`, longer on a table with many
 sockets here: each post costs one message per socket, so the interval grows

@@ -1,17 +1,16 @@
 """Whether sign-in sessions are still open, for many sockets at once.
 
 Every table socket checks its session again every few seconds, so a socket
-opened before signing out stops acting for the user. A thousand sockets made
-two hundred store queries a second of that alone. :class:`SessionChecks`
+opened before signing out stops acting for the user. :class:`SessionChecks`
 answers from a verdict fresh enough for the asker, and otherwise with the next
 single query, which also refreshes every verdict half that old: the sockets of
-a server share about one query per ``max_age / 2`` whatever their number (at
-500 tables, the per-socket queries were 9% of the server's time).
+a server share about one query per ``max_age / 2`` whatever their number, where
+a query per socket per check would grow with them.
 
 A socket opening asks for its user with :meth:`SessionChecks.user_of`: always of
 the store, but together with every socket opening meanwhile, so the thousand
 players of a dead server reconnecting to this one cost a few queries, not a
-thousand (one each was the largest part of a reconnection).
+thousand.
 """
 
 from __future__ import annotations
