@@ -19,7 +19,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 @pytest.fixture(autouse=True)
 def only_slide_commands(monkeypatch: pytest.MonkeyPatch) -> None:
     """Register only the slide commands, so these tests do not depend on other groups."""
-    monkeypatch.setattr(meeple.cli, "COMMAND_MODULES", ("slide",))
+    monkeypatch.setattr(meeple.cli, "command_modules", lambda: ["meeple.cli.slide"])
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

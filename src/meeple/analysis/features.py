@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from importlib import import_module
 from typing import Any, Protocol
 
-from meeple.games import GAME_NAMES, features_of
+from meeple.games import features_of
 from meeple.games.base import JSON, GameRecord, Seat
 
 
@@ -78,9 +78,10 @@ class AnalysisBoard(Protocol):
 
 def _feature(game: str, feature: str) -> Any:
     """The object the game names for ``feature``, or ``None`` (an unknown game offers none)."""
-    if game not in GAME_NAMES:
+    try:
+        where: str | None = getattr(features_of(game), feature)
+    except KeyError:
         return None
-    where: str | None = getattr(features_of(game), feature)
     if where is None:
         return None
     module, _, name = where.partition(":")

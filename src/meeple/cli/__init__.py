@@ -1,8 +1,9 @@
-"""The ``meeple`` command line: one sub-command group per module listed below.
+"""The ``meeple`` command line: one sub-command group per module of :func:`command_modules`.
 
-Each module in :data:`COMMAND_MODULES` has ``register(subparsers)``, which adds
-its parser and sets ``func`` to a callable taking the parsed arguments and
-returning the exit status.
+Each game's group is the module its registration names (``FEATURES.commands``,
+see :mod:`meeple.games`); the rest are listed in :data:`COMMAND_MODULES`. Each
+module has ``register(subparsers)``, which adds its parser and sets ``func`` to
+a callable taking the parsed arguments and returning the exit status.
 """
 
 from __future__ import annotations
@@ -13,7 +14,16 @@ import sys
 from collections.abc import Sequence
 from importlib import import_module
 
-COMMAND_MODULES: tuple[str, ...] = ("summy", "slide", "arena", "serve")
+from meeple.games import GAME_NAMES, features_of
+
+COMMAND_MODULES: tuple[str, ...] = ("meeple.cli.arena", "meeple.cli.serve")
+"""The command groups that belong to no one game."""
+
+
+def command_modules() -> list[str]:
+    """Every command group's module: each registered game's own, then :data:`COMMAND_MODULES`."""
+    games = [features_of(name).commands for name in GAME_NAMES]
+    return [module for module in games if module is not None] + list(COMMAND_MODULES)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -22,8 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="meeple", description="Play Summy and Slide: rules, bots and the game server."
     )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name in COMMAND_MODULES:
-        import_module(f"meeple.cli.{name}").register(subparsers)
+    for module in command_modules():
+        import_module(module).register(subparsers)
     return parser
 
 
