@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 import redis
-from server_harness import free_port, make_settings, start_server
+from server_harness import free_port, make_settings, missing_service, start_server
 
 from meeple.cli import serve
 from meeple.config import Settings
@@ -58,7 +58,7 @@ def tls_redis(tmp_path: Path) -> Iterator[TlsRedis]:
     (and its files removed with ``tmp_path``) afterwards."""
     for tool in ("redis-server", "openssl"):
         if shutil.which(tool) is None:
-            pytest.skip(f"{tool} is not installed")
+            missing_service(tool, "not installed")
     folder = tmp_path / "redis-tls"
     folder.mkdir()
     make_certificates(folder)
@@ -76,7 +76,7 @@ def tls_redis(tmp_path: Path) -> Iterator[TlsRedis]:
             if process.poll() is not None:
                 said = (folder / "redis.log").read_text()
                 if "tls" in said.lower() and "support" in said.lower():
-                    pytest.skip(f"this redis-server has no TLS: {said.strip()[-200:]}")
+                    missing_service("redis-server with TLS", said.strip()[-200:])
                 raise RuntimeError(f"redis-server stopped: {said[-500:]}")
             try:
                 redis.Redis.from_url(server.url()).ping()
