@@ -208,3 +208,24 @@ def test_an_account_with_rated_games_moves_a_puzzles_rating(tmp_path: Path) -> N
         bob.post(path, move_json(puzzle.answer.placement))
         after_bob = puzzle_stats(newcomer, puzzle.id)
         assert after_bob[0] < rating and after_bob[1:] == (2, 1)
+
+
+def test_the_puzzle_table_keeps_each_games_puzzles_apart(server: LiveServer) -> None:
+    """Puzzles are stored with their game: another game's puzzle is never served as Summy's,
+    and a game that cuts no puzzles is refused with ``no_feature``."""
+    first = MODEL.rating()
+    other = {"id": "otherpuzzle1", "answer": {}, "points": 3}
+    db = server.services.db
+    assert db.call(queries.save_puzzles, "slide", [other], None, 0.0, (first.mu, first.sigma))
+    anyone = server.client()
+    assert anyone.get("/api/puzzles/summy/daily", expect=404)["code"] == "no_puzzle"
+    assert anyone.get("/api/puzzles/summy/next", expect=404)["code"] == "no_puzzle"
+    assert anyone.get("/api/puzzles/summy/otherpuzzle1", expect=404)["code"] == "no_puzzle"
+    refused = anyone.get("/api/puzzles/slide/daily", expect=404)
+    assert refused["code"] == "no_feature"
+    assert refused["params"] == {"game": "slide", "feature": "puzzles"}
+    assert anyone.get("/api/puzzles/chess/next", expect=404)["code"] == "no_feature"
+    analysis = anyone.post("/api/analysis/slide", {"tiles": []}, expect=404)
+    assert analysis["code"] == "no_feature"
+    summy = stored_puzzles(server)
+    assert anyone.get("/api/puzzles/summy/daily")["id"] in {p.id for p in summy}
