@@ -1,9 +1,9 @@
 """Writes happen on a table's owner: a request on another server is forwarded over the bus.
 
-A :class:`~meeple.tables.table.Table` method marked :func:`at_owner` runs where
-it is called if this server owns the table; otherwise the table's context
-forwards it (the manager finds the owner, or takes the table over if it has
-none). The owner's :class:`CallRouter` runs the same method there and answers
+A change of a table (:class:`~meeple.tables.writes.Writes`) runs where it is
+asked for if this server owns the table; otherwise the cluster forwards it
+(:meth:`~meeple.tables.cluster.Cluster.forward` finds the owner, or takes the
+table over if it has none). The owner's :class:`CallRouter` runs the same change there and answers
 on the caller's server channel with the result or the refusal, which the
 caller raises as its own. Arguments and results are JSON (ids, names, actions).
 An owner with a public address (``MEEPLE_PUBLIC_URL``) gives it with each
@@ -14,12 +14,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
-import inspect
 import logging
 import uuid
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from meeple.bus import Bus, Subscription
 from meeple.games.base import JSON
@@ -30,7 +28,9 @@ if TYPE_CHECKING:
     from meeple.tables.table import Table
 
 log = logging.getLogger(__name__)
-F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
+
+Run = Callable[["Table", str, dict[str, Any]], Awaitable[Any]]
+"""Runs a change (its name and arguments) on a table this server owns; its JSON result."""
 
 
 def server_channel(server_id: str) -> str:
@@ -44,27 +44,6 @@ class NotOwner(Exception):
 
 class CallTimeout(Exception):
     """The owner did not answer in time (it may be dead: its lease will expire)."""
-
-
-def at_owner(decode: Callable[[Any], Any] | None = None) -> Callable[[F], F]:
-    """Run a table method on the table's owner; ``decode`` rebuilds a forwarded result."""
-
-    def wrap(method: F) -> F:
-        signature = inspect.signature(method)
-
-        @functools.wraps(method)
-        async def run(self: Table, *args: Any, **kwargs: Any) -> Any:
-            if self.owned:
-                return await method(self, *args, **kwargs)
-            bound = signature.bind(self, *args, **kwargs)
-            bound.apply_defaults()
-            arguments = {k: v for k, v in bound.arguments.items() if k != "self"}
-            result = await self.ctx.forward(self, method.__name__, arguments)
-            return decode(result) if decode else result
-
-        return run  # type: ignore[return-value]
-
-    return wrap
 
 
 def error_to_json(error: TableError) -> dict[str, JSON]:
@@ -95,9 +74,12 @@ class CallRouter:
         server_id: str,
         find: Callable[[str], Awaitable[Table]],
         public_url: str | None = None,
+        run: Run | None = None,
     ) -> None:
-        """``public_url``: where clients reach this server, told to callers with each answer."""
+        """``public_url``: where clients reach this server, told to callers with each answer;
+        ``run``: how a change asked for is run (by default, the table's method of that name)."""
         self.bus = bus
+        self.run: Run = run or _call_method
         self.server_id = server_id
         self.find = find
         self.public_url = public_url
@@ -228,8 +210,7 @@ class CallRouter:
             else:
                 if self.public_url:
                     reply["url"] = self.public_url
-                method = getattr(table, message["op"])
-                result = await method(**message["args"])
+                result = await self.run(table, message["op"], message["args"])
                 reply["result"] = list(result) if isinstance(result, tuple) else result
         except TableError as error:
             reply["error"] = error_to_json(error)
@@ -240,3 +221,7 @@ class CallRouter:
             await self.bus.publish(server_channel(message["from"]), reply)
         except Exception:  # the caller times out and asks again: its client id applies once
             log.exception("answering call %s failed", message.get("id"))
+
+
+async def _call_method(table: Table, op: str, arguments: dict[str, Any]) -> Any:
+    return await getattr(table, op)(**arguments)

@@ -30,7 +30,7 @@ from meeple.config import Settings
 from meeple.store import queries
 from meeple.store.database import Database
 from meeple.store.queries import StoredEvent
-from meeple.tables.calls import CallRouter, CallTimeout, NotOwner
+from meeple.tables.calls import CallRouter, CallTimeout, NotOwner, Run
 from meeple.tables.errors import TableError
 from meeple.tables.log import OPEN, PLAYING
 from meeple.tables.owner_states import CLAIMING, COPY, OWNED, OwnerStates
@@ -305,12 +305,13 @@ class Cluster:
 
     # ----- forwarding ----------------------------------------------------
 
-    async def forward(self, table: Table, op: str, arguments: dict[str, Any]) -> Any:
-        """Run a write on the table's owner; with no owner, take the table and run it here."""
+    async def forward(self, table: Table, op: str, arguments: dict[str, Any], run_here: Run) -> Any:
+        """Run a change on the table's owner; with no owner, take the table and run it here
+        (``run_here``, as the owner's :class:`CallRouter` does)."""
         give_up = time.monotonic() + self.settings.lease_s + 5
         while True:
             if table.owned:
-                return await getattr(table, op)(**arguments)
+                return await run_here(table, op, arguments)
             table_id = table.info.id
             owner = self._owners_seen.get(table_id) or await self.ownership.owner_of(table_id)
             if owner is None or owner == self.server_id:

@@ -14,8 +14,17 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
+from meeple.bus import Bus
 from meeple.games.base import JSON
+from meeple.tables.log import CLOSED, FINISHED, OPEN
+
+if TYPE_CHECKING:
+    from meeple.tables.table import Table
+
+LOBBY_CHANNEL = "lobby"
+"""The bus channel of lobby updates (a public table opened, changed or gone)."""
 
 Key = tuple[str | None, str]
 """(game or None for every game, status)."""
@@ -64,3 +73,38 @@ class LobbyCache:
         self._lists.clear()
         # A list being built may already have read the old state: build again.
         self._building.clear()
+
+
+class LobbyNews:
+    """What follows a table's change of lobby standing: the lobby told, an ended table let
+    go from memory later, a finished one reviewed."""
+
+    def __init__(
+        self,
+        bus: Bus,
+        cache: LobbyCache,
+        forget_later: Callable[[str], None],
+        review: Callable[[str, str, bool], None],
+    ) -> None:
+        self.bus, self.cache = bus, cache
+        self.forget_later = forget_later
+        """Lets a table that is over go from memory a while later (loaded again if asked)."""
+        self.review = review
+        """Schedules the review of a finished game (table id, game, private)."""
+
+    async def changed(self, table: Table) -> None:
+        """Tell lobby watchers about a public table that opened, changed or left the lobby."""
+        status = table.snap.status
+        if status in (FINISHED, CLOSED):
+            self.forget_later(table.info.id)
+        if status == FINISHED and table.owned:
+            self.review(table.info.id, table.info.game, table.info.private)
+        if table.info.private:
+            return
+        self.cache.changed()
+        if status == OPEN:
+            await self.bus.publish(LOBBY_CHANNEL, {"type": "table", "table": table.summary()})
+        else:
+            await self.bus.publish(
+                LOBBY_CHANNEL, {"type": "gone", "id": table.info.id, "status": status}
+            )

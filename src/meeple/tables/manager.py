@@ -6,7 +6,9 @@ talks to:
 - :class:`~meeple.tables.registry.TableRegistry`: the live tables (load, get,
   forget);
 - :class:`~meeple.tables.matchmaking.Matchmaking`: opening tables (new,
-  rematch, quick play) and the lobby;
+  rematch, quick play) and the lobby (:class:`~meeple.tables.lobby.LobbyNews`);
+- :class:`~meeple.tables.writes.Writes`: every change a request asks of a
+  table, run on its owner, its outcome acted on;
 - :class:`~meeple.tables.cluster.Cluster`: which server runs each table
   (leases, take-over, forwarding, standing down), with its state machine
   (:mod:`meeple.tables.owner_states`).
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 from typing import Any
 
 from meeple.bus import Bus
@@ -30,12 +33,15 @@ from meeple.store.database import Database
 from meeple.tables.bots import BotPool
 from meeple.tables.clock import Clock
 from meeple.tables.cluster import Cluster
-from meeple.tables.matchmaking import LOBBY_CHANNEL, Matchmaking
+from meeple.tables.lobby import LOBBY_CHANNEL, LobbyCache, LobbyNews
+from meeple.tables.matchmaking import Matchmaking, build_lobby
+from meeple.tables.outcomes import Outcome
 from meeple.tables.owner_states import OwnerStates
 from meeple.tables.registry import TableRegistry
 from meeple.tables.reviews import Reviewer
 from meeple.tables.spec import TableSpec
 from meeple.tables.table import Table, TableContext
+from meeple.tables.writes import Writes
 
 __all__ = ["LOBBY_CHANNEL", "TableManager"]
 
@@ -55,25 +61,23 @@ class TableManager:
         self.db, self.bus, self.clock, self.settings = db, bus, clock, settings
         self.states = OwnerStates()
         """This server's standing with each table (moved by the cluster only)."""
-        self.ctx = TableContext(
-            db,
-            bus,
-            clock,
-            bots,
-            settings,
-            limits,
-            self.states,
-            self._lobby_changed,
-            self._rematch,
-            self._forward,
-        )
+        self.outcomes: asyncio.Queue[tuple[Table, Outcome]] = asyncio.Queue()
+        """What the tables' clocks and bots made due, acted on by :meth:`Writes.drain`."""
+        self.ctx = TableContext(db, bus, clock, bots, settings, limits, self.states, self.outcomes)
         self.shared = settings.redis is not None
         """Other servers may write to the same tables (a shared database and Redis bus)."""
         self.registry = TableRegistry(db, self.ctx, self.shared)
         self.cluster = Cluster(db, bus, settings, self.states, self.registry)
         self.reviewer = Reviewer(db, bots, clock, self.record, self.cluster.ownership.claim_job)
         """Reviews every finished game once, in the background."""
-        self.matchmaking = Matchmaking(db, bus, clock, self.registry, self.cluster, self.reviewer)
+        cache = LobbyCache(functools.partial(build_lobby, db, self.registry))
+        self.news = LobbyNews(bus, cache, self.registry.forget_later, self.reviewer.schedule)
+        self.writes = Writes(self.cluster, self.news, self._open_rematch)
+        """The one way a request changes a table (``services.tables.writes.act(table, …)``)."""
+        self.cluster.calls.run = self.writes.here  # a change forwarded here runs the same way
+        self.matchmaking = Matchmaking(
+            db, bus, clock, self.registry, self.cluster, self.news, self.writes
+        )
         self._watchers: list[asyncio.Task[None]] = []
 
     @property
@@ -108,6 +112,7 @@ class TableManager:
 
     async def start(self) -> None:
         """Take and resume every open or playing table nobody else runs; watch the leases."""
+        self._watchers.append(asyncio.create_task(self.writes.drain(self.outcomes)))
         await self.cluster.start()
         self._watchers.append(asyncio.create_task(self.reviewer.catch_up()))
         if self.shared:
@@ -151,11 +156,5 @@ class TableManager:
         (:meth:`Cluster.owner_address`)."""
         return self.cluster.owner_address(table)
 
-    async def _lobby_changed(self, table: Table) -> None:
-        await self.matchmaking.lobby_changed(table)
-
-    async def _rematch(self, table: Table) -> str:
+    async def _open_rematch(self, table: Table) -> str:
         return await self.matchmaking.rematch(table)
-
-    async def _forward(self, table: Table, op: str, arguments: dict[str, Any]) -> Any:
-        return await self.cluster.forward(table, op, arguments)

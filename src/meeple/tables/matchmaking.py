@@ -3,7 +3,7 @@
 A new table is leased before it is stored (:meth:`Cluster.open`), so no other
 server ever sees it stored without an owner. The lobby's lists are served from
 :class:`~meeple.tables.lobby.LobbyCache`, dropped on any server's lobby news
-(the bus channel :data:`LOBBY_CHANNEL`).
+(the bus channel :data:`~meeple.tables.lobby.LOBBY_CHANNEL`).
 """
 
 from __future__ import annotations
@@ -22,16 +22,13 @@ from meeple.store.models import GameTable, TableSeat
 from meeple.tables.clock import Clock
 from meeple.tables.cluster import Cluster
 from meeple.tables.errors import TableError
-from meeple.tables.lobby import LobbyCache
-from meeple.tables.log import CLOSED, FINISHED, OPEN, LogEvent
+from meeple.tables.lobby import LobbyNews
+from meeple.tables.log import OPEN, LogEvent
 from meeple.tables.persist import event_row, seat_row
 from meeple.tables.registry import TableRegistry
-from meeple.tables.reviews import Reviewer
 from meeple.tables.spec import TableSpec, check_game, check_spec
 from meeple.tables.table import Table, TableInfo, channel, reset_for_rematch
-
-LOBBY_CHANNEL = "lobby"
-"""The bus channel of lobby updates (a public table opened, changed or gone)."""
+from meeple.tables.writes import Writes
 
 
 def new_table_id() -> str:
@@ -49,11 +46,12 @@ class Matchmaking:
         clock: Clock,
         registry: TableRegistry,
         cluster: Cluster,
-        reviewer: Reviewer,
+        news: LobbyNews,
+        writes: Writes,
     ) -> None:
         self.db, self.bus, self.clock = db, bus, clock
-        self.registry, self.cluster, self.reviewer = registry, cluster, reviewer
-        self.lobby_cache = LobbyCache(self._build_lobby)
+        self.registry, self.cluster, self.news, self.writes = registry, cluster, news, writes
+        self.lobby_cache = news.cache
         """The lobby's lists, shared by every request for a second (or until lobby news)."""
 
     async def create(self, user_id: int, user_name: str, spec: TableSpec) -> Table:
@@ -103,7 +101,7 @@ class Matchmaking:
             await self.cluster.run_new(table)
         else:
             await table.resume()
-        await self.lobby_changed(table)
+        await self.news.changed(table)
         return table
 
     async def rematch(self, old: Table) -> str:
@@ -137,7 +135,7 @@ class Matchmaking:
             if table.snap.seat_of(user_id) is not None:
                 return table
             try:
-                await table.join(user_id, user_name, None)
+                await self.writes.join(table, user_id, user_name, None)
             except TableError:
                 continue
             return table
@@ -152,11 +150,6 @@ class Matchmaking:
         """
         return await self.lobby_cache.get(game, status)
 
-    async def _build_lobby(self, game: str | None, status: str) -> list[dict[str, JSON]]:
-        rows = await self.db.run(queries.open_public_tables, game, 100, status)
-        tables = await asyncio.gather(*(self.registry.get(row.id) for row, _seats in rows))
-        return [table.summary() for table in tables]
-
     async def watch_lobby(self, news: Subscription) -> None:
         """Drop the lobby's lists on any server's lobby news."""
         try:
@@ -166,25 +159,14 @@ class Matchmaking:
         finally:
             await news.close()
 
-    async def lobby_changed(self, table: Table) -> None:
-        """Tell lobby watchers about a public table that opened, changed or left the lobby.
 
-        A table that is over is also let go from memory a while later
-        (:meth:`TableRegistry.forget_later`); it is loaded again from the store if asked for.
-        """
-        if table.snap.status in (FINISHED, CLOSED):
-            self.registry.forget_later(table.info.id)
-        if table.snap.status == FINISHED and table.owned:
-            self.reviewer.schedule(table.info.id, table.info.game, table.info.private)
-        if table.info.private:
-            return
-        self.lobby_cache.changed()
-        if table.snap.status == OPEN:
-            await self.bus.publish(LOBBY_CHANNEL, {"type": "table", "table": table.summary()})
-        else:
-            await self.bus.publish(
-                LOBBY_CHANNEL, {"type": "gone", "id": table.info.id, "status": table.snap.status}
-            )
+async def build_lobby(
+    db: Database, registry: TableRegistry, game: str | None, status: str
+) -> list[dict[str, JSON]]:
+    """The public tables of ``game`` (``None``: every game) in ``status``, a hundred at most."""
+    rows = await db.run(queries.open_public_tables, game, 100, status)
+    tables = await asyncio.gather(*(registry.get(row.id) for row, _seats in rows))
+    return [table.summary() for table in tables]
 
 
 def _insert_table_tx(session: Session, info: TableInfo, table: Table, first: LogEvent) -> None:

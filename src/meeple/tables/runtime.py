@@ -20,6 +20,7 @@ from meeple.games.base import JSON
 from meeple.tables.bots import bot_seed, choose_in_worker
 from meeple.tables.errors import TableError
 from meeple.tables.log import FINISHED, OPEN, PLAYING, apply_action
+from meeple.tables.outcomes import LOBBY
 
 if TYPE_CHECKING:
     from meeple.tables.table import Table
@@ -130,7 +131,10 @@ class TableRuntime:
     async def _fill_later(self, at: float) -> None:
         try:
             await self.table.ctx.clock.sleep_until(at)
-            await self.table.fill_with_bots(None)
+            if not self.table.owned:
+                return  # its owner now fills it
+            _, outcome = await self.table.fill_with_bots(None)
+            self.table.ctx.outcomes.put_nowait((self.table, outcome))
         except asyncio.CancelledError:
             raise
         except TableError:
@@ -218,7 +222,7 @@ class TableRuntime:
                         await self.table.write("zombie", seat, {"reason": "timeouts"})
                     await self.settle(seat)
                 if self.table.snap.status == FINISHED:
-                    await self.table.ctx.lobby_changed(self.table)
+                    self.table.ctx.outcomes.put_nowait((self.table, LOBBY))
                 return
             log.error(
                 "table %s: the %s bot found no legal move for seat %s",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +25,6 @@ from meeple.store import queries
 from meeple.store.database import Database
 from meeple.store.queries import StoredEvent
 from meeple.tables.bots import BotPool
-from meeple.tables.calls import at_owner
 from meeple.tables.clock import Clock
 from meeple.tables.errors import TableError
 from meeple.tables.log import (
@@ -37,6 +36,7 @@ from meeple.tables.log import (
     advance,
     apply_action,
 )
+from meeple.tables.outcomes import LOBBY, NOTHING, Outcome
 from meeple.tables.owner_states import OwnerStates
 from meeple.tables.persist import event_from_row, store_event
 from meeple.tables.runtime import TableRuntime
@@ -76,10 +76,9 @@ class TableContext:
     limits: RateLimits
     owners: OwnerStates
     """This server's standing with each table (:mod:`meeple.tables.owner_states`)."""
-    lobby_changed: Callable[[Table], Awaitable[None]]
-    create_rematch: Callable[[Table], Awaitable[str]]
-    forward: Callable[[Table, str, dict[str, Any]], Awaitable[Any]]
-    """Run a write on the table's owner (another server), or take the table over."""
+    outcomes: asyncio.Queue[tuple[Table, Outcome]]
+    """Where the tables' own clocks and bots report what their moves made due (nobody
+    awaits those moves to act on it)."""
 
 
 QUICK_PLAY_BOT = "greedy"
@@ -112,6 +111,8 @@ class Table:
         self.remote_present: dict[str, frozenset[int]] = {}
         """The seats whose players other servers announced connected to this table."""
         self.lock = asyncio.Lock()
+        self.rematch_lock = asyncio.Lock()
+        """Held by the caller through a rematch vote and the opening it may lead to."""
         self.runtime = TableRuntime(self)
         """The table's clocks and bots."""
         self._views: dict[int, dict[int | None, Mapping[str, JSON] | None]] = {}
@@ -319,8 +320,7 @@ class Table:
 
     # ----- requests from players -----------------------------------------
 
-    @at_owner()
-    async def join(self, user_id: int, name: str, seat: int | None) -> int:
+    async def join(self, user_id: int, name: str, seat: int | None) -> tuple[int, Outcome]:
         """Seat a user (at ``seat`` or the first free one); returns the seat."""
         async with self.lock:
             if self.snap.status == CLOSED:
@@ -334,11 +334,9 @@ class Table:
                 seat = free[0]
             await self.write("join", seat, {"name": name}, user_id=user_id)
             await self.runtime.settle(None)
-        await self.ctx.lobby_changed(self)
-        return seat
+        return seat, LOBBY
 
-    @at_owner()
-    async def leave(self, user_id: int) -> None:
+    async def leave(self, user_id: int) -> tuple[None, Outcome]:
         """Leave: before the start the seat is freed; during the game a zombie bot takes it."""
         async with self.lock:
             seat = self._seat_of(user_id)
@@ -351,18 +349,18 @@ class Table:
             else:
                 raise TableError("over", "the game is over; there is nothing to leave")
             await self.runtime.settle(None)
-        await self.ctx.lobby_changed(self)
+        return None, LOBBY
 
-    @at_owner()
-    async def kick(self, user_id: int, seat: int) -> None:
+    async def kick(self, user_id: int, seat: int) -> tuple[None, Outcome]:
         """The creator removes whoever sits in ``seat`` before the start."""
         async with self.lock:
             self._creator_only(user_id, "remove a player")
             await self.write("kick", seat, {}, user_id=user_id)
-        await self.ctx.lobby_changed(self)
+        return None, LOBBY
 
-    @at_owner()
-    async def fill_with_bots(self, user_id: int | None, level: str = QUICK_PLAY_BOT) -> None:
+    async def fill_with_bots(
+        self, user_id: int | None, level: str = QUICK_PLAY_BOT
+    ) -> tuple[None, Outcome]:
         """Seat a bot of ``level`` in every free seat (a quick-play table then starts).
 
         ``user_id`` ``None``: the table's own wait ran out. A person may ask for it
@@ -377,29 +375,26 @@ class Table:
             for seat in [s.seat for s in self.snap.seats if s.empty]:
                 await self.write("join", seat, {"name": f"bot ({level})", "bot": level})
             await self.runtime.settle(None)
-        await self.ctx.lobby_changed(self)
+        return None, LOBBY
 
-    @at_owner()
-    async def start(self, user_id: int) -> None:
+    async def start(self, user_id: int) -> tuple[None, Outcome]:
         """The creator starts the game; every seat must be taken."""
         async with self.lock:
             self._creator_only(user_id, "start the game")
             await self.write("start", None, {}, user_id=user_id)
             await self.runtime.settle(None)
-        await self.ctx.lobby_changed(self)
+        return None, LOBBY
 
-    @at_owner()
-    async def close(self, user_id: int) -> None:
+    async def close(self, user_id: int) -> tuple[None, Outcome]:
         """The creator closes a table that has not started."""
         async with self.lock:
             self._creator_only(user_id, "close the table")
             await self.write("close", None, {"reason": "closed by its creator"}, user_id=user_id)
-        await self.ctx.lobby_changed(self)
+        return None, LOBBY
 
-    @at_owner(decode=tuple)
     async def act(
         self, user_id: int, client_id: str | None, action: JSON, seat: int | None = None
-    ) -> tuple[int, bool]:
+    ) -> tuple[tuple[int, bool], Outcome]:
         """A player's action: ``(version, duplicate)``; a repeated client id applies once.
 
         If another server wrote to the table first, the table catches up and the
@@ -415,10 +410,10 @@ class Table:
 
     async def _act_once(
         self, user_id: int, client_id: str | None, action: JSON, seat: int | None
-    ) -> tuple[int, bool]:
+    ) -> tuple[tuple[int, bool], Outcome]:
         async with self.lock:
             if client_id is not None and (user_id, client_id) in self.client_ids:
-                return self.client_ids[(user_id, client_id)], True
+                return (self.client_ids[(user_id, client_id)], True), NOTHING
             own = self.snap.seat_of(user_id)
             if own is None:
                 raise TableError("not_seated", "you have no seat at this table")
@@ -440,12 +435,9 @@ class Table:
                 applied=applied.state,
             )
             await self.runtime.settle(own)
-        if self.snap.status != PLAYING:
-            await self.ctx.lobby_changed(self)
-        return event.version, False
+        return (event.version, False), LOBBY if self.snap.status != PLAYING else NOTHING
 
-    @at_owner()
-    async def chat(self, user_id: int, name: str, text: str) -> int:
+    async def chat(self, user_id: int, name: str, text: str) -> tuple[int, Outcome]:
         """Post a chat line (kept raw; pages escape it); returns its version.
 
         The per-user limit is checked and counted in one step before the line
@@ -463,14 +455,14 @@ class Table:
         async with self.lock:
             seat = self.snap.seat_of(user_id)
             event = await self.write("chat", seat, {"name": name, "text": text}, user_id=user_id)
-        return event.version
+        return event.version, NOTHING
 
-    @at_owner()
-    async def ask_rematch(self, user_id: int) -> str | None:
-        """Vote for a rematch; once every player still seated agrees, the new table's id."""
+    async def ask_rematch(self, user_id: int) -> tuple[str | None, Outcome]:
+        """Vote for a rematch: the rematch's id if it is open; once every player still seated
+        agrees, an outcome asking the caller to open it (:meth:`rematch_opened`)."""
         async with self.lock:
             if self.snap.rematch_id is not None:
-                return self.snap.rematch_id
+                return self.snap.rematch_id, NOTHING
             seat = self._seat_of(user_id)
             if not self.snap.seats[seat].wants_rematch:
                 await self.write("rematch_vote", seat, {}, user_id=user_id)
@@ -479,11 +471,14 @@ class Table:
                 for s in self.snap.seats
                 if s.user_id is not None and not s.left and not s.wants_rematch
             ]
-            if waiting:
-                return None
-            new_id = await self.ctx.create_rematch(self)
-            await self.write("rematch", None, {"table_id": new_id})
-            return new_id
+            return None, NOTHING if waiting else Outcome(rematch=True)
+
+    async def rematch_opened(self, new_id: str) -> str:
+        """Record the rematch the caller opened; its id (the one recorded first, if any)."""
+        async with self.lock:
+            if self.snap.rematch_id is None:
+                await self.write("rematch", None, {"table_id": new_id})
+            return self.snap.rematch_id or new_id
 
     def _seat_of(self, user_id: int) -> int:
         seat = self.snap.seat_of(user_id)

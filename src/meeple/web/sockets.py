@@ -243,20 +243,22 @@ class TableConnection:
             raise TableError("sign_in", "sign in (or play as a guest) to do that")
         client_id = message.id
         if isinstance(message, Action):
-            version, duplicate = await self.table.act(
-                user.id, client_id, message.action, message.seat
+            version, duplicate = await self.services.tables.writes.act(
+                self.table, user.id, client_id, message.action, message.seat
             )
             await self.send(
                 {"type": "ack", "id": client_id, "version": version, "duplicate": duplicate}
             )
         elif isinstance(message, Chat):
-            version = await self.table.chat(user.id, user.name, message.text)
+            version = await self.services.tables.writes.chat(
+                self.table, user.id, user.name, message.text
+            )
             await self.send({"type": "ack", "id": client_id, "version": version})
         elif isinstance(message, Rematch):
-            rematch_id = await self.table.ask_rematch(user.id)
+            rematch_id = await self.services.tables.writes.ask_rematch(self.table, user.id)
             await self.send({"type": "ack", "id": client_id, "rematch_id": rematch_id})
         elif isinstance(message, Leave):
-            await self.table.leave(user.id)
+            await self.services.tables.writes.leave(self.table, user.id)
             await self.send({"type": "ack", "id": client_id, "version": self.table.snap.version})
         await self.point_at_owner()
 

@@ -120,7 +120,7 @@ async def table_events(
 async def join(table_id: str, body: JoinIn, services: ServicesDep, user: CurrentUser) -> TableOut:
     """Take a seat (a free one unless ``seat`` is given)."""
     table = await find(services, table_id, user, body.invite)
-    await table.join(user.id, user.name, body.seat)
+    await services.tables.writes.join(table, user.id, user.name, body.seat)
     return table_out(table, user)
 
 
@@ -128,7 +128,7 @@ async def join(table_id: str, body: JoinIn, services: ServicesDep, user: Current
 async def leave(table_id: str, services: ServicesDep, user: CurrentUser) -> TableOut:
     """Leave: before the start the seat is freed; during the game a bot takes it (ranked last)."""
     table = await find(services, table_id, user, None)
-    await table.leave(user.id)
+    await services.tables.writes.leave(table, user.id)
     return table_out(table, user)
 
 
@@ -136,7 +136,7 @@ async def leave(table_id: str, services: ServicesDep, user: CurrentUser) -> Tabl
 async def kick(table_id: str, body: SeatIn, services: ServicesDep, user: CurrentUser) -> TableOut:
     """The creator removes a seated player before the start."""
     table = await find(services, table_id, user, None)
-    await table.kick(user.id, body.seat)
+    await services.tables.writes.kick(table, user.id, body.seat)
     return table_out(table, user)
 
 
@@ -145,7 +145,7 @@ async def fill_with_bots(table_id: str, services: ServicesDep, user: CurrentUser
     """The table's creator, seated, has bots take the free seats now (a quick-play table then
     starts); anyone else gets a 403 ``not_creator``."""
     table = await find(services, table_id, user, None)
-    await table.fill_with_bots(user.id)
+    await services.tables.writes.fill_with_bots(table, user.id)
     return table_out(table, user)
 
 
@@ -153,7 +153,7 @@ async def fill_with_bots(table_id: str, services: ServicesDep, user: CurrentUser
 async def start(table_id: str, services: ServicesDep, user: CurrentUser) -> TableOut:
     """The creator starts the game once every seat is taken."""
     table = await find(services, table_id, user, None)
-    await table.start(user.id)
+    await services.tables.writes.start(table, user.id)
     return table_out(table, user)
 
 
@@ -161,7 +161,7 @@ async def start(table_id: str, services: ServicesDep, user: CurrentUser) -> Tabl
 async def close(table_id: str, services: ServicesDep, user: CurrentUser) -> TableOut:
     """The creator closes a table that has not started."""
     table = await find(services, table_id, user, None)
-    await table.close(user.id)
+    await services.tables.writes.close(table, user.id)
     return table_out(table, user)
 
 
@@ -169,7 +169,9 @@ async def close(table_id: str, services: ServicesDep, user: CurrentUser) -> Tabl
 async def act(table_id: str, body: ActionIn, services: ServicesDep, user: CurrentUser) -> ActionOut:
     """Play an action (the same as the WebSocket's ``action`` message, for turn-based play)."""
     table = await find(services, table_id, user, None)
-    version, duplicate = await table.act(user.id, body.id, body.action, body.seat)
+    version, duplicate = await services.tables.writes.act(
+        table, user.id, body.id, body.action, body.seat
+    )
     return ActionOut(version=version, duplicate=duplicate)
 
 
@@ -179,7 +181,7 @@ async def chat(
 ) -> ActionOut:
     """Say something at the table (stored raw; whoever displays it escapes it)."""
     table = await find(services, table_id, user, invite)
-    version = await table.chat(user.id, user.name, body.text)
+    version = await services.tables.writes.chat(table, user.id, user.name, body.text)
     return ActionOut(version=version, duplicate=False)
 
 
@@ -187,4 +189,4 @@ async def chat(
 async def rematch(table_id: str, services: ServicesDep, user: CurrentUser) -> RematchOut:
     """Ask for a rematch; once every player has, the new table opens and starts."""
     table = await find(services, table_id, user, None)
-    return RematchOut(rematch_id=await table.ask_rematch(user.id))
+    return RematchOut(rematch_id=await services.tables.writes.ask_rematch(table, user.id))

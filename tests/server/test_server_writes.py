@@ -1,0 +1,68 @@
+"""Changes of a table go through one door (:class:`meeple.tables.writes.Writes`): run on the
+owner, their outcomes acted on by the caller, never by the table calling up."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import pytest
+from server_harness import LiveServer, require_redis
+
+from meeple.tables.table import Table, TableContext
+from meeple.tables.writes import OPS
+
+
+def test_a_table_holds_no_callback_into_the_manager() -> None:
+    """What a change makes due comes back as an outcome (or, from the table's own clocks and
+    bots, on a queue); the context a table gets has nothing to call up with."""
+    hooks = [f for f, kind in TableContext.__annotations__.items() if "Callable" in str(kind)]
+    assert hooks == []
+    for op in OPS:
+        assert "Outcome" in str(getattr(Table, op).__annotations__["return"]), op
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+def test_a_call_forwarded_over_the_bus_runs_a_table_change_and_nothing_else(
+    two_servers: tuple[LiveServer, LiveServer],
+) -> None:
+    """A call naming another method of the table (its unchecked writer) is refused and changes
+    nothing; a forwarded change still runs (and its outcome reaches the lobby)."""
+    import redis
+
+    east, west = two_servers
+    alice = east.client("alice")
+    alice.guest()
+    table_id = alice.create_table(game="slide", seats=2)["table"]["id"]
+    client = redis.Redis.from_url(require_redis())
+    replies = client.pubsub()
+    replies.subscribe("meeple:server:probe")
+    assert replies.get_message(timeout=5)["type"] == "subscribe"
+
+    def call(op: str, args: dict[str, Any]) -> dict[str, Any]:
+        message = {"type": "call", "id": op, "from": "probe", "table": table_id, "op": op}
+        client.publish(
+            f"meeple:server:{east.services.tables.server_id}", json.dumps({**message, "args": args})
+        )
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            heard = replies.get_message(timeout=1)
+            if heard and heard["type"] == "message":
+                reply: dict[str, Any] = json.loads(heard["data"])
+                if reply.get("id") == op:
+                    return reply
+        raise AssertionError(f"no reply to {op}")
+
+    forged = call("write", {"kind": "close", "seat": None, "data": {"reason": "forged"}})
+    assert forged["error"]["code"] == "unavailable"
+    table = alice.get(f"/api/tables/{table_id}")["table"]
+    assert (table["status"], table["version"]) == ("open", 1)
+    bob = west.client("bob").guest()
+    joined = call("join", {"user_id": bob["id"], "name": bob["name"], "seat": None})
+    assert joined["result"] == 1
+    lobby = west.client().get("/api/tables")
+    assert [t["seats"][1]["name"] for t in lobby if t["id"] == table_id] == [bob["name"]]
+    replies.close()
+    client.close()
