@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from server_harness import LiveServer, require_redis
 
-from meeple.tables.table import Table, TableContext
+from meeple.tables.changes import TableChanges
+from meeple.tables.table import TableContext
 from meeple.tables.writes import OPS
 
 
@@ -20,7 +21,7 @@ def test_a_table_holds_no_callback_into_the_manager() -> None:
     hooks = [f for f, kind in TableContext.__annotations__.items() if "Callable" in str(kind)]
     assert hooks == []
     for op in OPS:
-        assert "Outcome" in str(getattr(Table, op).__annotations__["return"]), op
+        assert "Outcome" in str(getattr(TableChanges, op).__annotations__["return"]), op
 
 
 @pytest.mark.postgres

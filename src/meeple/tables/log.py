@@ -252,14 +252,22 @@ def _start(fold: Fold, snap: Snapshot) -> Snapshot:
     )
 
 
+def must_act(game: AnyGame, snap: Snapshot, seat: int, whose: str) -> None:
+    """Refuse unless the game runs and ``seat`` is to act (``whose`` turn, as the refusal
+    names it: "your" for a player, "seat 2's" for the log)."""
+    if snap.status != PLAYING:
+        raise TableError("not_playing", "the game is not running")
+    if seat not in game.to_act(snap.state):
+        raise TableError("not_your_turn", f"it is not {whose} turn")
+
+
 @rule("action")
 def _action(fold: Fold, snap: Snapshot) -> Snapshot:
     ev = fold.event
     if snap.status != PLAYING:
         raise TableError("not_playing", "the game is not running")
     seat = _seat_number(snap, ev.seat)
-    if seat not in fold.game.to_act(snap.state):
-        raise TableError("not_your_turn", f"it is not seat {seat}'s turn")
+    must_act(fold.game, snap, seat, f"seat {seat}'s")
     new_state = fold.applied
     if new_state is None:
         new_state = apply_action(fold.game, snap.state, seat, ev.data["action"]).state

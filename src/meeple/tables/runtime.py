@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from meeple.games.base import JSON
 from meeple.tables.bots import bot_seed, choose_in_worker
 from meeple.tables.errors import TableError
-from meeple.tables.log import FINISHED, OPEN, PLAYING, apply_action
+from meeple.tables.log import FINISHED, OPEN, PLAYING
 from meeple.tables.outcomes import LOBBY
 
 if TYPE_CHECKING:
@@ -133,7 +133,7 @@ class TableRuntime:
             await self.table.ctx.clock.sleep_until(at)
             if not self.table.owned:
                 return  # its owner now fills it
-            _, outcome = await self.table.fill_with_bots(None)
+            _, outcome = await self.table.changes.fill_with_bots(None)
             self.table.ctx.outcomes.put_nowait((self.table, outcome))
         except asyncio.CancelledError:
             raise
@@ -203,18 +203,9 @@ class TableRuntime:
                     if not self._to_act(seat):
                         return
                     try:
-                        applied = apply_action(self.table.game, self.table.snap.state, seat, action)
+                        await self.table.write_action(seat, action, by)
                     except TableError:
-                        continue
-                    try:
-                        await self.table.write(
-                            "action",
-                            seat,
-                            {"action": applied.action, "by": by, "events": applied.events},
-                            applied=applied.state,
-                        )
-                    except TableError:
-                        continue  # another server moved first; look again
+                        continue  # refused, or another server moved first: look again
                     self._thinking.pop(seat, None)
                     limit = self.table.ctx.settings.timeouts_before_zombie
                     info = self.table.snap.seats[seat]

@@ -6,6 +6,8 @@ cache, and ratings at the end) in one transaction, and only then updates
 memory and publishes the event's public form on the bus. After each change
 the table's runtime (:mod:`meeple.tables.runtime`) finishes the game if it is
 over, starts a quick-play table once full, sets move clocks and wakes the bots.
+The changes people ask for are checked in :mod:`meeple.tables.changes`; the
+table never decides whether it is owned (:mod:`meeple.tables.owner_states`).
 """
 
 from __future__ import annotations
@@ -25,18 +27,18 @@ from meeple.store import queries
 from meeple.store.database import Database
 from meeple.store.queries import StoredEvent
 from meeple.tables.bots import BotPool
+from meeple.tables.changes import TableChanges
 from meeple.tables.clock import Clock
 from meeple.tables.errors import TableError
 from meeple.tables.log import (
-    CLOSED,
-    OPEN,
     PLAYING,
     LogEvent,
     Snapshot,
     advance,
     apply_action,
+    must_act,
 )
-from meeple.tables.outcomes import LOBBY, NOTHING, Outcome
+from meeple.tables.outcomes import Outcome
 from meeple.tables.owner_states import OwnerStates
 from meeple.tables.persist import event_from_row, store_event
 from meeple.tables.runtime import TableRuntime
@@ -81,9 +83,6 @@ class TableContext:
     awaits those moves to act on it)."""
 
 
-QUICK_PLAY_BOT = "greedy"
-"""The level of the bots that take a quick-play table's free seats (the casual bot)."""
-
 VIEW_VERSIONS_KEPT = 3
 """Views are kept for the last few versions: a connection one or two events behind
 (the usual lag) finds them computed."""
@@ -115,6 +114,8 @@ class Table:
         """Held by the caller through a rematch vote and the opening it may lead to."""
         self.runtime = TableRuntime(self)
         """The table's clocks and bots."""
+        self.changes = TableChanges(self)
+        """The changes people ask of it (run on its owner only)."""
         self._views: dict[int, dict[int | None, Mapping[str, JSON] | None]] = {}
         """Views by version, then seat: only the last :data:`VIEW_VERSIONS_KEPT` versions."""
 
@@ -299,6 +300,29 @@ class Table:
         await self._announce(event)
         return event
 
+    async def write_action(
+        self,
+        seat: int,
+        action: JSON,
+        by: str,
+        *,
+        user_id: int | None = None,
+        client_id: str | None = None,
+    ) -> LogEvent:
+        """Check that ``seat`` may act now, apply ``action`` and write it (``by``: "player",
+        "bot", "zombie" or "timeout"); the caller holds the lock. ``TableError`` if the game
+        does not run, it is not the seat's turn or the game refuses the action."""
+        must_act(self.game, self.snap, seat, "your" if by == "player" else f"seat {seat}'s")
+        applied = apply_action(self.game, self.snap.state, seat, action)
+        return await self.write(
+            "action",
+            seat,
+            {"action": applied.action, "by": by, "events": applied.events},
+            user_id=user_id,
+            client_id=client_id,
+            applied=applied.state,
+        )
+
     async def _announce(self, event: LogEvent) -> None:
         # Other servers fold the whole event from the announcement instead of reading the store.
         await self.ctx.bus.publish(
@@ -317,178 +341,6 @@ class Table:
         announcement changes nothing anywhere."""
         if self.snap.version > after:
             await self._announce(self.events[-1])
-
-    # ----- requests from players -----------------------------------------
-
-    async def join(self, user_id: int, name: str, seat: int | None) -> tuple[int, Outcome]:
-        """Seat a user (at ``seat`` or the first free one); returns the seat."""
-        async with self.lock:
-            if self.snap.status == CLOSED:
-                raise TableError("closed", "this table was closed before its game started")
-            if self.snap.status != OPEN:
-                raise TableError("started", "the game has already started")
-            if seat is None:
-                free = [s.seat for s in self.snap.seats if s.empty]
-                if not free:
-                    raise TableError("full", "there is no free seat at this table")
-                seat = free[0]
-            await self.write("join", seat, {"name": name}, user_id=user_id)
-            await self.runtime.settle(None)
-        return seat, LOBBY
-
-    async def leave(self, user_id: int) -> tuple[None, Outcome]:
-        """Leave: before the start the seat is freed; during the game a zombie bot takes it."""
-        async with self.lock:
-            seat = self._seat_of(user_id)
-            if self.snap.status == OPEN:
-                await self.write("leave", seat, {}, user_id=user_id)
-                if all(s.user_id is None for s in self.snap.seats):
-                    await self.write("close", None, {"reason": "everyone left"})
-            elif self.snap.status == PLAYING:
-                await self.write("zombie", seat, {"reason": "left"}, user_id=user_id)
-            else:
-                raise TableError("over", "the game is over; there is nothing to leave")
-            await self.runtime.settle(None)
-        return None, LOBBY
-
-    async def kick(self, user_id: int, seat: int) -> tuple[None, Outcome]:
-        """The creator removes whoever sits in ``seat`` before the start."""
-        async with self.lock:
-            self._creator_only(user_id, "remove a player")
-            await self.write("kick", seat, {}, user_id=user_id)
-        return None, LOBBY
-
-    async def fill_with_bots(
-        self, user_id: int | None, level: str = QUICK_PLAY_BOT
-    ) -> tuple[None, Outcome]:
-        """Seat a bot of ``level`` in every free seat (a quick-play table then starts).
-
-        ``user_id`` ``None``: the table's own wait ran out. A person may ask for it
-        too ("play bots now"): the creator only, whose seats these are to fill.
-        """
-        async with self.lock:
-            if user_id is not None:
-                self._creator_only(user_id, "fill the free seats with bots")
-                self._seat_of(user_id)
-            if self.snap.status != OPEN:
-                raise TableError("started", "the game has already started")
-            for seat in [s.seat for s in self.snap.seats if s.empty]:
-                await self.write("join", seat, {"name": f"bot ({level})", "bot": level})
-            await self.runtime.settle(None)
-        return None, LOBBY
-
-    async def start(self, user_id: int) -> tuple[None, Outcome]:
-        """The creator starts the game; every seat must be taken."""
-        async with self.lock:
-            self._creator_only(user_id, "start the game")
-            await self.write("start", None, {}, user_id=user_id)
-            await self.runtime.settle(None)
-        return None, LOBBY
-
-    async def close(self, user_id: int) -> tuple[None, Outcome]:
-        """The creator closes a table that has not started."""
-        async with self.lock:
-            self._creator_only(user_id, "close the table")
-            await self.write("close", None, {"reason": "closed by its creator"}, user_id=user_id)
-        return None, LOBBY
-
-    async def act(
-        self, user_id: int, client_id: str | None, action: JSON, seat: int | None = None
-    ) -> tuple[tuple[int, bool], Outcome]:
-        """A player's action: ``(version, duplicate)``; a repeated client id applies once.
-
-        If another server wrote to the table first, the table catches up and the
-        action is checked again against the new position (a few times at most).
-        """
-        for _attempt in range(3):
-            try:
-                return await self._act_once(user_id, client_id, action, seat)
-            except TableError as exc:
-                if exc.code != "conflict":
-                    raise
-        raise TableError("conflict", "the table is changing too fast; try again")
-
-    async def _act_once(
-        self, user_id: int, client_id: str | None, action: JSON, seat: int | None
-    ) -> tuple[tuple[int, bool], Outcome]:
-        async with self.lock:
-            if client_id is not None and (user_id, client_id) in self.client_ids:
-                return (self.client_ids[(user_id, client_id)], True), NOTHING
-            own = self.snap.seat_of(user_id)
-            if own is None:
-                raise TableError("not_seated", "you have no seat at this table")
-            if seat is not None and seat != own:
-                raise TableError("not_your_seat", f"seat {seat} is not yours (you are seat {own})")
-            if self.snap.status != PLAYING:
-                raise TableError("not_playing", "the game is not running")
-            if self.snap.seats[own].zombie:
-                raise TableError("zombie", "a bot plays your seat for the rest of this game")
-            if own not in self.game.to_act(self.snap.state):
-                raise TableError("not_your_turn", "it is not your turn")
-            applied = apply_action(self.game, self.snap.state, own, action)
-            event = await self.write(
-                "action",
-                own,
-                {"action": applied.action, "by": "player", "events": applied.events},
-                user_id=user_id,
-                client_id=client_id,
-                applied=applied.state,
-            )
-            await self.runtime.settle(own)
-        return (event.version, False), LOBBY if self.snap.status != PLAYING else NOTHING
-
-    async def chat(self, user_id: int, name: str, text: str) -> tuple[int, Outcome]:
-        """Post a chat line (kept raw; pages escape it); returns its version.
-
-        The per-user limit is checked and counted in one step before the line
-        is written, so lines sent at once cannot all slip under it.
-        """
-        settings = self.ctx.settings
-        text = text.strip()
-        if not text:
-            raise TableError("chat_empty", "a chat message cannot be empty")
-        if len(text) > settings.chat_max_chars:
-            raise TableError(
-                "chat_too_long", f"a chat message has at most {settings.chat_max_chars} characters"
-            )
-        await self.ctx.limits.hit("chat", str(user_id))
-        async with self.lock:
-            seat = self.snap.seat_of(user_id)
-            event = await self.write("chat", seat, {"name": name, "text": text}, user_id=user_id)
-        return event.version, NOTHING
-
-    async def ask_rematch(self, user_id: int) -> tuple[str | None, Outcome]:
-        """Vote for a rematch: the rematch's id if it is open; once every player still seated
-        agrees, an outcome asking the caller to open it (:meth:`rematch_opened`)."""
-        async with self.lock:
-            if self.snap.rematch_id is not None:
-                return self.snap.rematch_id, NOTHING
-            seat = self._seat_of(user_id)
-            if not self.snap.seats[seat].wants_rematch:
-                await self.write("rematch_vote", seat, {}, user_id=user_id)
-            waiting = [
-                s
-                for s in self.snap.seats
-                if s.user_id is not None and not s.left and not s.wants_rematch
-            ]
-            return None, NOTHING if waiting else Outcome(rematch=True)
-
-    async def rematch_opened(self, new_id: str) -> str:
-        """Record the rematch the caller opened; its id (the one recorded first, if any)."""
-        async with self.lock:
-            if self.snap.rematch_id is None:
-                await self.write("rematch", None, {"table_id": new_id})
-            return self.snap.rematch_id or new_id
-
-    def _seat_of(self, user_id: int) -> int:
-        seat = self.snap.seat_of(user_id)
-        if seat is None:
-            raise TableError("not_seated", "you have no seat at this table")
-        return seat
-
-    def _creator_only(self, user_id: int, what: str) -> None:
-        if user_id != self.info.creator_id:
-            raise TableError("not_creator", f"only the table's creator can {what}")
 
 
 def reset_for_rematch(snap: Snapshot) -> list[dict[str, JSON]]:

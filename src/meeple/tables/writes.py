@@ -18,10 +18,11 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from meeple.games.base import JSON
+from meeple.tables.changes import QUICK_PLAY_BOT
 from meeple.tables.cluster import Cluster
 from meeple.tables.lobby import LobbyNews
 from meeple.tables.outcomes import Outcome
-from meeple.tables.table import QUICK_PLAY_BOT, Table
+from meeple.tables.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -100,16 +101,16 @@ class Writes:
             raise ValueError(f"no such table change: {op}")
         if op == "ask_rematch":
             return await self._ask_rematch(table, **arguments)
-        result, outcome = await getattr(table, op)(**arguments)
+        result, outcome = await getattr(table.changes, op)(**arguments)
         await self.act_on(table, outcome)
         return result
 
     async def _ask_rematch(self, table: Table, user_id: int) -> str | None:
         # One vote at a time per table, so the last two votes never open two rematches.
         async with table.rematch_lock:
-            rematch_id, outcome = await table.ask_rematch(user_id)
+            rematch_id, outcome = await table.changes.ask_rematch(user_id)
             if outcome.rematch:
-                rematch_id = await table.rematch_opened(await self.open_rematch(table))
+                rematch_id = await table.changes.rematch_opened(await self.open_rematch(table))
             return rematch_id
 
     async def act_on(self, table: Table, outcome: Outcome) -> None:
