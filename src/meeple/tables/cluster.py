@@ -166,7 +166,15 @@ class Cluster:
         table_id = table.info.id
         if self.states.state(table_id) is not CLAIMING:
             return self.states.owned(table_id)
-        stored = [] if fresh else await self.take_over_reads.ask(table, first=True)
+        try:
+            stored = [] if fresh else await self.take_over_reads.ask(table, first=True)
+        except Exception:
+            # Not left claiming for ever: the lease goes, and a watcher (here or elsewhere)
+            # takes the table again.
+            if self.states.state(table_id) is CLAIMING:
+                self.states.give_up(table_id)
+                await self.ownership.release([table_id])
+            raise
         async with table.lock:
             if self.states.state(table_id) is not CLAIMING:
                 return self.states.owned(table_id)  # another request ran it meanwhile
@@ -205,12 +213,17 @@ class Cluster:
         orphans = await self.ownership.unowned(ids)
         if not orphans:
             return
-        await self._run_taken(await self.ownership.acquire_many(orphans))
+        await self._run_leased(self._lease_taken(await self.ownership.acquire_many(orphans)))
 
-    async def _run_taken(self, taken: list[str]) -> None:
-        """Claim and run the tables whose lease this server just took, all together."""
+    def _lease_taken(self, taken: list[str]) -> list[str]:
+        """Claim the tables whose lease this server just took and that it has no standing with
+        yet (copy -> claiming); those, to run."""
         leased = self.states.lease_many(taken)
         self._waiting.update(leased)
+        return leased
+
+    async def _run_leased(self, leased: list[str]) -> None:
+        """Run the tables :meth:`_lease_taken` claimed, all together."""
         try:
             # The copies this server has are caught up below, all at once; the others are
             # loaded together (TableLoader).
@@ -247,7 +260,9 @@ class Cluster:
         """The keeper took these leases (their owner went away): run the tables."""
         if self._stopping:
             return  # kept until the keeper stops with this server, then taken by another
-        task = asyncio.get_running_loop().create_task(self._run_taken(table_ids))
+        # Claimed at once, so that the next look for orphans does not list them again.
+        leased = self._lease_taken(table_ids)
+        task = asyncio.get_running_loop().create_task(self._run_leased(leased))
         self._taking_over.add(task)
         task.add_done_callback(self._taking_over.discard)
 

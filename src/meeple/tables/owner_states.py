@@ -42,7 +42,7 @@ STANDING_DOWN = OwnerState.STANDING_DOWN
 TRANSITIONS: dict[tuple[OwnerState, str], OwnerState] = {
     (COPY, "lease"): CLAIMING,  # this server took the table's lease
     (CLAIMING, "run"): OWNED,  # what the last owner stored is folded: it runs here now
-    (CLAIMING, "give_up"): COPY,  # the table could not be loaded; the lease goes back
+    (CLAIMING, "give_up"): COPY,  # the table could not be read or stored; the lease goes back
     (OWNED, "lose"): STANDING_DOWN,  # another server holds the lease, or it could not resume
     (STANDING_DOWN, "stood_down"): COPY,  # its clocks and bots stopped here
     (OWNED, "release"): COPY,  # forgotten from memory, or the server stops: the lease goes
