@@ -173,6 +173,8 @@ async def player(
                 if lost_at is not None:
                     stats["back"].append((lost_at, connecting_at, opened_at, time.time()))
                     lost_at = None
+                if first["type"] == "error":  # a refusal at the door is the bench's mistake
+                    raise SystemExit(f"the server refused a player's socket: {first}")
                 if first["type"] == "hello":
                     seat, view, to_act = first["seat"], first["view"], first["table"]["to_act"]
                     version = first["version"]

@@ -81,8 +81,10 @@ def start_server(
     src = str(Path(__file__).resolve().parents[1] / "src")
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEEPLE_")}
     env.update(XDG_DATA_HOME=str(data_home), PYTHONPATH=src)
-    # Every player here is a guest from one address: the per-address limits are not measured.
+    # Every player here is a guest from one address: the per-address limits (guests, tables,
+    # open sockets) are not measured.
     env.update(MEEPLE_LIMIT_GUESTS="100000/hour", MEEPLE_LIMIT_TABLES="100000/hour")
+    env.update(MEEPLE_MAX_SOCKETS_PER_ADDRESS="1000000")
     env.update(settings or {})
     command = [sys.executable, "-c", ENTRY, "serve", "--port", str(port), "--log-level", "warning"]
     if db:
