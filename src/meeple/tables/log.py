@@ -10,7 +10,7 @@ private (they reveal hands and picks); :meth:`LogEvent.public` leaves them out.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeAlias
 
@@ -59,6 +59,17 @@ class SeatInfo:
             "timeouts": self.timeouts,
             "wants_rematch": self.wants_rematch,
         }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SeatInfo:
+        """The seat :meth:`to_json` described. Create events stored before the seats had
+        one JSON name the bot ``bot_level``, and the log is replayed as stored."""
+        values = {key: data[key] for key in _SEAT_KEYS if key in data}
+        return cls(**values, bot_level=data.get("bot", data.get("bot_level")))
+
+
+_SEAT_KEYS = ("seat", "user_id", "name", "zombie", "left", "timeouts", "wants_rematch")
+"""The keys of a seat's JSON named as :class:`SeatInfo`'s fields (all but the bot's)."""
 
 
 @dataclass(frozen=True)
@@ -212,7 +223,7 @@ def _must_be_open(snap: Snapshot) -> None:
 
 @rule("create")
 def _create(fold: Fold, snap: Snapshot) -> Snapshot:
-    return replace(snap, seats=tuple(SeatInfo(**s) for s in fold.event.data["seats"]))
+    return replace(snap, seats=tuple(SeatInfo.from_json(s) for s in fold.event.data["seats"]))
 
 
 @rule("join")

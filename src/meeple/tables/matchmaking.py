@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from dataclasses import replace
 
 from sqlalchemy.orm import Session
 
@@ -18,12 +19,12 @@ from meeple.bus.base import Subscription
 from meeple.games.base import JSON
 from meeple.store import queries
 from meeple.store.database import Database
-from meeple.store.models import GameTable, TableSeat
+from meeple.store.models import TableSeat
 from meeple.tables.clock import Clock
 from meeple.tables.cluster import Cluster
 from meeple.tables.errors import TableError
 from meeple.tables.lobby import LobbyNews
-from meeple.tables.log import OPEN, LogEvent
+from meeple.tables.log import OPEN, LogEvent, SeatInfo
 from meeple.tables.persist import event_row, seat_row
 from meeple.tables.registry import TableRegistry
 from meeple.tables.spec import TableSpec, check_game, check_spec
@@ -72,22 +73,21 @@ class Matchmaking:
             auto_start=spec.auto_start,
             created_at=self.clock.now(),
         )
-        seats: list[dict[str, JSON]] = []
+        seats: list[SeatInfo] = []
         for seat in range(spec.seats):
             if seat in spec.bots:
                 level = spec.bots[seat]
-                seats.append({"seat": seat, "bot_level": level, "name": f"bot ({level})"})
+                seats.append(SeatInfo(seat, name=f"bot ({level})", bot_level=level))
             elif seat == checked.creator_seat:
-                seats.append({"seat": seat, "user_id": user_id, "name": user_name})
+                seats.append(SeatInfo(seat, user_id=user_id, name=user_name))
             else:
-                seats.append({"seat": seat})
+                seats.append(SeatInfo(seat))
         return await self._open(info, seats)
 
-    async def _open(self, info: TableInfo, seats: list[dict[str, JSON]]) -> Table:
+    async def _open(self, info: TableInfo, seats: list[SeatInfo]) -> Table:
         table = Table(info, self.registry.ctx)
-        first = LogEvent(
-            1, "create", None, {"seats": seats}, info.creator_id, None, info.created_at
-        )
+        data: dict[str, JSON] = {"seats": [seat.to_json() for seat in seats]}
+        first = LogEvent(1, "create", None, data, info.creator_id, None, info.created_at)
         table.fold(first)
         leased = await self.cluster.open(table)
         try:
@@ -106,18 +106,11 @@ class Matchmaking:
 
     async def rematch(self, old: Table) -> str:
         """Open the rematch of a finished table: same seats and options, a new seed; it starts."""
-        info = TableInfo(
+        info = replace(
+            old.info,
             id=new_table_id(),
-            game=old.info.game,
-            options=old.info.options,
             seed=secrets.randbits(62),
-            seat_count=old.info.seat_count,
-            private=old.info.private,
             invite_token=secrets.token_urlsafe(18),
-            rated=old.info.rated,
-            pace=old.info.pace,
-            move_seconds=old.info.move_seconds,
-            creator_id=old.info.creator_id,
             auto_start=True,
             created_at=self.clock.now(),
             rematch_of=old.info.id,
@@ -170,23 +163,7 @@ async def build_lobby(
 
 
 def _insert_table_tx(session: Session, info: TableInfo, table: Table, first: LogEvent) -> None:
-    row = GameTable(
-        id=info.id,
-        game=info.game,
-        options=info.options,
-        seed=info.seed,
-        seat_count=info.seat_count,
-        private=info.private,
-        invite_token=info.invite_token,
-        rated=info.rated,
-        pace=info.pace,
-        move_seconds=info.move_seconds,
-        creator_id=info.creator_id,
-        auto_start=info.auto_start,
-        status=OPEN,
-        created_at=info.created_at,
-        rematch_of=info.rematch_of,
-    )
+    row = info.row(OPEN)
     seats: list[TableSeat] = [seat_row(info.id, s) for s in table.snap.seats]
     queries.insert_table(session, row, seats)
     queries.append_event(session, event_row(info.id, first))

@@ -112,14 +112,11 @@ def event_from_row(row: TableEvent | StoredEvent) -> LogEvent:
 
 
 def seat_row(table_id: str, seat: SeatInfo) -> TableSeat:
-    """The row cache of one seat."""
+    """The row cache of one seat: its columns are :class:`SeatInfo`'s fields of those names."""
     return TableSeat(
-        table_id=table_id,
-        seat=seat.seat,
-        user_id=seat.user_id,
-        bot_level=seat.bot_level,
-        zombie=seat.zombie,
-        left=seat.left,
-        timeouts=seat.timeouts,
-        wants_rematch=seat.wants_rematch,
+        table_id=table_id, **{column: getattr(seat, column) for column in _SEAT_COLUMNS}
     )
+
+
+_SEAT_COLUMNS = tuple(c.key for c in TableSeat.__table__.columns if c.key != "table_id")
+"""The seat's columns (the name is the user's, not stored with the seat)."""

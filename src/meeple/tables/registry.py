@@ -92,7 +92,7 @@ class TableRegistry:
         table = self.tables.get(row.id)
         if table is not None:
             return table  # created here while the batch was being read
-        table = Table(info_from_row(row), self.ctx)
+        table = Table(TableInfo.from_row(row), self.ctx)
         for event in events:
             table.fold(event_from_row(event))
         self.tables[row.id] = table
@@ -130,23 +130,3 @@ class TableRegistry:
 def _no_table(table_id: str) -> TableError:
     shown = repr(table_id[:40])
     return TableError("no_table", f"there is no table {shown}", params={"table": shown})
-
-
-def info_from_row(row: GameTable) -> TableInfo:
-    """The fixed info of a stored table."""
-    return TableInfo(
-        id=row.id,
-        game=row.game,
-        options=dict(row.options),
-        seed=row.seed,
-        seat_count=row.seat_count,
-        private=row.private,
-        invite_token=row.invite_token,
-        rated=row.rated,
-        pace=row.pace,
-        move_seconds=row.move_seconds,
-        creator_id=row.creator_id,
-        auto_start=row.auto_start,
-        created_at=row.created_at,
-        rematch_of=row.rematch_of,
-    )

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from meeple.bus import Bus
@@ -25,6 +25,7 @@ from meeple.games.base import JSON
 from meeple.ratelimit import RateLimits
 from meeple.store import queries
 from meeple.store.database import Database
+from meeple.store.models import GameTable
 from meeple.store.queries import StoredEvent
 from meeple.tables.bots import BotPool
 from meeple.tables.changes import TableChanges
@@ -33,6 +34,7 @@ from meeple.tables.errors import TableError
 from meeple.tables.log import (
     PLAYING,
     LogEvent,
+    SeatInfo,
     Snapshot,
     advance,
     apply_action,
@@ -64,6 +66,16 @@ class TableInfo:
     auto_start: bool
     created_at: float
     rematch_of: str | None = None
+
+    @classmethod
+    def from_row(cls, row: GameTable) -> TableInfo:
+        """The fixed info of a stored table: each field is the row's column of that name."""
+        values = {field.name: getattr(row, field.name) for field in fields(cls)}
+        return cls(**{**values, "options": dict(row.options)})
+
+    def row(self, status: str) -> GameTable:
+        """The table's row to store, its life at ``status`` (the inverse of :meth:`from_row`)."""
+        return GameTable(**asdict(self), status=status)
 
 
 @dataclass
@@ -343,13 +355,13 @@ class Table:
             await self._announce(self.events[-1])
 
 
-def reset_for_rematch(snap: Snapshot) -> list[dict[str, JSON]]:
+def reset_for_rematch(snap: Snapshot) -> list[SeatInfo]:
     """The seats of a rematch: the same players and bots; a leaver's seat gets a greedy bot."""
     seats = []
     for s in snap.seats:
         if s.left or s.user_id is None:
             level = s.bot_level or "greedy"
-            seats.append({"seat": s.seat, "bot_level": level, "name": f"bot ({level})"})
+            seats.append(SeatInfo(s.seat, name=f"bot ({level})", bot_level=level))
         else:
-            seats.append({"seat": s.seat, "user_id": s.user_id, "name": s.name})
+            seats.append(SeatInfo(s.seat, user_id=s.user_id, name=s.name))
     return seats
