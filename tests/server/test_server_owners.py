@@ -30,9 +30,8 @@ from meeple.store import queries
 from meeple.store.database import Database
 from meeple.store.models import GameTable
 from meeple.tables.errors import TableError
-from meeple.tables.log import Snapshot, advance, apply_action
+from meeple.tables.log import LogEvent, Snapshot, advance, apply_action
 from meeple.tables.owners import OWNER_PREFIX
-from meeple.tables.persist import event_from_row
 
 
 @contextmanager
@@ -271,7 +270,7 @@ def test_an_event_the_dead_owner_stored_but_never_announced_reaches_players_else
         table = store.call(lambda session: session.get(GameTable, table_id))
         snap = Snapshot()
         for stored_event in stored:  # the position now, as the owner holds it
-            snap = advance(game, table.options, table.seed, snap, event_from_row(stored_event))
+            snap = advance(game, table.options, table.seed, snap, LogEvent.from_row(stored_event))
         assert sock.view is not None and snap.version == version
         applied = apply_action(game, snap.state, 0, brain("slide", 7)(sock.view, 0))
         data = {"action": applied.action, "by": "player", "events": applied.events}

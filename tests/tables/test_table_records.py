@@ -8,6 +8,7 @@ to one is stored, read back and sent without a second place to remember it.
 from __future__ import annotations
 
 from dataclasses import fields
+from types import SimpleNamespace
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -97,3 +98,42 @@ def test_a_rematch_gives_a_leavers_seat_a_bot_in_the_one_seat_form() -> None:
 def test_event_columns_are_the_event_fields() -> None:
     columns = set(TableEvent.__table__.columns.keys()) - {"table_id"}
     assert columns == {field.name for field in fields(LogEvent)}
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+events = st.builds(
+    LogEvent,
+    version=st.integers(min_value=1, max_value=10**6),
+    kind=st.sampled_from(["action", "chat", "join", "start"]),
+    seat=st.none() | st.integers(min_value=0, max_value=7),
+    data=st.dictionaries(st.sampled_from(["action", "by", "events", "text"]), json_values),
+    user_id=users,
+    client_id=st.none() | st.text(min_size=1, max_size=8),
+    at=st.floats(min_value=0, max_value=2e9),
+)
+
+
+@given(events)
+def test_an_event_is_stored_and_announced_in_forms_read_back_as_it_was(event: LogEvent) -> None:
+    row = event.row("t1")
+    assert row["table_id"] == "t1" and set(row) == set(TableEvent.__table__.columns.keys())
+    assert LogEvent.from_row(SimpleNamespace(**row)) == event
+    assert LogEvent.from_stored(event.stored()) == event
+
+
+@given(events)
+def test_the_public_part_of_an_event_hides_the_action(event: LogEvent) -> None:
+    public = event.public()
+    assert "action" not in public["data"]
+    assert public == {
+        "version": event.version,
+        "kind": event.kind,
+        "seat": event.seat,
+        "data": {k: v for k, v in event.data.items() if k != "action"},
+    }

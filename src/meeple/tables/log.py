@@ -74,7 +74,11 @@ _SEAT_KEYS = ("seat", "user_id", "name", "zombie", "left", "timeouts", "wants_re
 
 @dataclass(frozen=True)
 class LogEvent:
-    """One versioned table event as stored: kind, acting seat, user, data."""
+    """One versioned table event: kind, acting seat, user, data; the one record of it.
+
+    The store holds its :meth:`row`, the bus carries its :meth:`stored` JSON to other
+    servers, and clients see its :meth:`public` part in the socket's ``event`` message.
+    """
 
     version: int
     kind: str
@@ -90,7 +94,8 @@ class LogEvent:
         return {"version": self.version, "kind": self.kind, "seat": self.seat, "data": data}
 
     def stored(self) -> dict[str, JSON]:
-        """The whole event as JSON, private data included: for other servers, never clients."""
+        """The whole event as JSON, private data included: what the bus announces to other
+        servers (never to clients); :meth:`from_stored` reads it back."""
         return {
             "version": self.version,
             "kind": self.kind,
@@ -100,6 +105,18 @@ class LogEvent:
             "client_id": self.client_id,
             "at": self.at,
         }
+
+    def row(self, table_id: str) -> dict[str, Any]:
+        """The event's row in the store (``table_events``): its column values."""
+        return {"table_id": table_id, **self.stored()}
+
+    @classmethod
+    def from_row(cls, row: Any) -> LogEvent:
+        """The event a stored row holds (:meth:`row` read back, as an ORM object or a plain
+        row with the same attributes)."""
+        return cls(
+            row.version, row.kind, row.seat, dict(row.data), row.user_id, row.client_id, row.at
+        )
 
     @classmethod
     def from_stored(cls, stored: Any) -> LogEvent | None:

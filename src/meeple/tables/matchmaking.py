@@ -25,7 +25,7 @@ from meeple.tables.cluster import Cluster
 from meeple.tables.errors import TableError
 from meeple.tables.lobby import LobbyNews
 from meeple.tables.log import OPEN, LogEvent, SeatInfo
-from meeple.tables.persist import event_row, seat_row
+from meeple.tables.persist import seat_row
 from meeple.tables.registry import TableRegistry
 from meeple.tables.spec import TableSpec, check_game, check_spec
 from meeple.tables.table import Table, TableInfo, channel, reset_for_rematch
@@ -96,7 +96,7 @@ class Matchmaking:
             await self.cluster.abandon(table)
             raise
         self.registry.add(table)
-        await self.bus.publish(channel(info.id), first.public())
+        await self.bus.publish(channel(info.id), first.stored())
         if leased:
             await self.cluster.run_new(table)
         else:
@@ -166,4 +166,4 @@ def _insert_table_tx(session: Session, info: TableInfo, table: Table, first: Log
     row = info.row(OPEN)
     seats: list[TableSeat] = [seat_row(info.id, s) for s in table.snap.seats]
     queries.insert_table(session, row, seats)
-    queries.append_event(session, event_row(info.id, first))
+    queries.append_event(session, first.row(info.id))

@@ -11,8 +11,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from meeple.store import queries
-from meeple.store.models import Rating, RatingChange, TableEvent, TableSeat
-from meeple.store.queries import StoredEvent
+from meeple.store.models import Rating, RatingChange, TableSeat
 from meeple.tables.log import LogEvent, SeatInfo, Snapshot
 from meeple.tables.ratings import MODEL, RatedSeat, new_ratings, rating_ranks
 
@@ -31,7 +30,7 @@ def store_event(
     Raises :class:`~meeple.store.queries.VersionConflict` if that version is
     already stored (another writer was first).
     """
-    queries.append_event(session, event_row(table_id, event))
+    queries.append_event(session, event.row(table_id))
     row = table_row_fields(new)
     if row != table_row_fields(old):  # most moves change nothing in the table's row
         queries.update_table(session, table_id, row)
@@ -97,18 +96,6 @@ def table_row_fields(snap: Snapshot) -> dict[str, Any]:
         "result": snap.result.to_json() if snap.result else None,
         "rematch_id": snap.rematch_id,
     }
-
-
-def event_row(table_id: str, event: LogEvent) -> dict[str, Any]:
-    """The stored form of a table event: its column values."""
-    return {"table_id": table_id, **event.stored()}
-
-
-def event_from_row(row: TableEvent | StoredEvent) -> LogEvent:
-    """A stored event as the tables layer sees it."""
-    return LogEvent(
-        row.version, row.kind, row.seat, dict(row.data), row.user_id, row.client_id, row.at
-    )
 
 
 def seat_row(table_id: str, seat: SeatInfo) -> TableSeat:

@@ -22,8 +22,7 @@ from meeple.store.queries import StoredEvent
 from meeple.tables.access import check_finished
 from meeple.tables.errors import TableError
 from meeple.tables.loading import TableLoader
-from meeple.tables.log import CLOSED, FINISHED
-from meeple.tables.persist import event_from_row
+from meeple.tables.log import CLOSED, FINISHED, LogEvent
 from meeple.tables.table import Table, TableContext, TableInfo
 
 
@@ -94,7 +93,7 @@ class TableRegistry:
             return table  # created here while the batch was being read
         table = Table(TableInfo.from_row(row), self.ctx)
         for event in events:
-            table.fold(event_from_row(event))
+            table.fold(LogEvent.from_row(event))
         self.tables[row.id] = table
         if table.snap.status in (FINISHED, CLOSED):
             self.forget_later(row.id)

@@ -42,7 +42,7 @@ from meeple.tables.log import (
 )
 from meeple.tables.outcomes import Outcome
 from meeple.tables.owner_states import OwnerStates
-from meeple.tables.persist import event_from_row, store_event
+from meeple.tables.persist import store_event
 from meeple.tables.runtime import TableRuntime
 
 log = logging.getLogger(__name__)
@@ -169,7 +169,7 @@ class Table:
         async with self.lock:
             if announced.get("version", 0) <= self.snap.version:
                 return
-            event = LogEvent.from_stored(announced.get("stored"))
+            event = LogEvent.from_stored(announced)
             if self.owned or event is None or event.version != self.snap.version + 1:
                 await self._catch_up_locked()
                 return
@@ -194,7 +194,7 @@ class Table:
         """Fold the stored events newer than this copy (the caller holds :attr:`lock`)."""
         rows = [row for row in rows if row.version > self.snap.version]
         for row in rows:
-            self.fold(event_from_row(row))
+            self.fold(LogEvent.from_row(row))
         if rows and self.owned:
             # The clocks as the log sets them: a deadline kept from before would be stale.
             self.runtime.deadlines = self.runtime.deadlines_from_log()
@@ -336,10 +336,9 @@ class Table:
         )
 
     async def _announce(self, event: LogEvent) -> None:
-        # Other servers fold the whole event from the announcement instead of reading the store.
-        await self.ctx.bus.publish(
-            channel(self.info.id), {**event.public(), "stored": event.stored()}
-        )
+        # The whole event: other servers fold it from the announcement instead of reading the
+        # store, and each connection sends its client the event's public part.
+        await self.ctx.bus.publish(channel(self.info.id), event.stored())
 
     async def announce_folded(self, after: int) -> None:
         """Announce again the newest event this copy folded from the store after version
