@@ -11,7 +11,7 @@ Sync(id=None, type='sync', since=3)
 >>> read_message({"type": "chat", "text": "hi", "colour": "red"})
 Traceback (most recent call last):
 ...
-meeple.tables.errors.TableError: colour: Extra inputs are not permitted
+meeple.errors.TableError: colour: Extra inputs are not permitted
 """
 
 from __future__ import annotations

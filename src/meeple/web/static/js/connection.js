@@ -21,6 +21,10 @@ export class TableConnection {
     this.timer = null;
     // The table's socket on its owner, when a server said where that is (see follow).
     this.ownerUrl = null;
+    // The device lost its network: say so now, not when the socket times out; and come
+    // back as soon as it returns rather than at the next retry.
+    window.addEventListener("offline", () => this.drop());
+    window.addEventListener("online", () => { if (!this.socket) this.start(); });
   }
 
   start() {
@@ -43,16 +47,22 @@ export class TableConnection {
         this.handlers.gone(event.reason);
         return;
       }
-      this.handlers.online(false);
-      // The owner may be the server that went away: come back through the site's address.
-      this.ownerUrl = null;
-      // Spread over half to one and a half times the step: when a server dies, its players
-      // come back to the others over a second, not all in the same instant.
-      const step = RETRY_MS[Math.min(this.attempt, RETRY_MS.length - 1)];
-      const delay = step * (0.5 + Math.random());
-      this.attempt += 1;
-      this.timer = setTimeout(() => this.start(), delay);
+      this.lost();
     };
+  }
+
+  /** The connection is gone: say so, and try again after a while. */
+  lost() {
+    this.handlers.online(false);
+    // The owner may be the server that went away: come back through the site's address.
+    this.ownerUrl = null;
+    // Spread over half to one and a half times the step: when a server dies, its players
+    // come back to the others over a second, not all in the same instant.
+    const step = RETRY_MS[Math.min(this.attempt, RETRY_MS.length - 1)];
+    const delay = step * (0.5 + Math.random());
+    this.attempt += 1;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.start(), delay);
   }
 
   /** Close and open again at once (after taking a seat: the view changes). */
@@ -118,9 +128,17 @@ export class TableConnection {
     this.start();
   }
 
-  /** Cut the connection as a network failure would (it reconnects by itself). */
+  /**
+   * Cut the connection as a network failure would (it reconnects by itself). The page is
+   * offline at once: a socket's close waits for the server's answer, which a network that
+   * is gone never brings.
+   */
   drop() {
-    if (this.socket) this.socket.close();
+    const old = this.socket;
+    if (!old) return;
+    this.socket = null;
+    old.close();
+    this.lost();
   }
 
   /** Send a message; false when offline. */
