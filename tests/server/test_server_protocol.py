@@ -11,6 +11,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from meeple.tables.table import VIEW_VERSIONS_KEPT
+from meeple.web import server_messages
 
 
 def slide_pair(server: LiveServer) -> tuple[Client, Client, str]:
@@ -306,3 +307,31 @@ def test_an_answer_that_finds_the_socket_shut_is_the_client_leaving_not_a_failur
     with caplog.at_level(logging.ERROR), pytest.raises(RuntimeError):
         asyncio.run(connection.read())
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+
+
+def test_an_event_message_is_built_once_per_view_and_shared_by_its_connections(
+    server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ``event`` message is the protocol's model, written once per (version, seat):
+    four spectators and two players of one table cost three messages, not six."""
+    built: list[tuple[int, int | None]] = []
+    write = server_messages.message_text
+
+    def counted(message: server_messages.ServerMessage) -> str:
+        if isinstance(message, server_messages.Event):
+            built.append((message.version, message.view["seat"] if message.view else None))
+        return write(message)
+
+    monkeypatch.setattr(server_messages, "message_text", counted)
+    alice, bob, table_id = slide_pair(server)
+    a, b = alice.connect(table_id), bob.connect(table_id)
+    watchers = [server.client(f"w{n}").connect(table_id) for n in range(4)]
+    for sock in (a, b, *watchers):
+        sock.recv()
+    a.send({"type": "action", "id": "a1", "action": first_action(a, 0)})
+    for sock in (b, *watchers):
+        sock.wait_version(4)
+    a.wait_version(4)
+    texts = [m for w in watchers for m in w.messages if m["type"] == "event"]
+    assert len(texts) == 4 and all(m == texts[0] for m in texts)
+    assert sorted(built, key=str) == sorted([(4, 0), (4, 1), (4, None)], key=str)

@@ -90,8 +90,16 @@ class LogEvent:
 
     def public(self) -> dict[str, JSON]:
         """What every client of the table may see of this event."""
-        data = {k: v for k, v in self.data.items() if k not in PRIVATE_KEYS}
-        return {"version": self.version, "kind": self.kind, "seat": self.seat, "data": data}
+        return {
+            "version": self.version,
+            "kind": self.kind,
+            "seat": self.seat,
+            "data": self.public_data(),
+        }
+
+    def public_data(self) -> dict[str, JSON]:
+        """The event's data without its private keys (:data:`PRIVATE_KEYS`)."""
+        return {k: v for k, v in self.data.items() if k not in PRIVATE_KEYS}
 
     def stored(self) -> dict[str, JSON]:
         """The whole event as JSON, private data included: what the bus announces to other

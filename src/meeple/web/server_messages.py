@@ -1,7 +1,8 @@
 """What the server sends on its WebSockets, one pydantic model per message kind.
 
 The table socket sends :data:`TABLE_MESSAGE` (hello, event, resume, ack,
-error, watchers, owner, pong); the lobby socket :data:`LOBBY_MESSAGE` (lobby, table, gone). With
+error, watchers, owner, pong), each built as its model here and written by
+:func:`message_text`; the lobby socket :data:`LOBBY_MESSAGE` (lobby, table, gone). With
 the client's messages (:mod:`meeple.web.protocol`) they make the protocol's
 JSON Schema, kept in ``docs/protocol.schema.json``; a test regenerates it and
 fails on any drift, and every message a test socket receives is checked
@@ -12,10 +13,17 @@ against these models. Regenerate the file with
 from __future__ import annotations
 
 import json
+import weakref
+from collections.abc import Mapping
 from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic_core import PydanticSerializationError
 
+from meeple import jsontext
+from meeple.errors import TableError
+from meeple.tables.log import LogEvent
+from meeple.tables.table import VIEW_VERSIONS_KEPT, Table
 from meeple.web.protocol import CLIENT_MESSAGE, Chat, Leave, Ping, Rematch, Sync
 from meeple.web.protocol import Action as ActionIn
 from meeple.web.schemas import TableSummary
@@ -43,7 +51,7 @@ class Hello(ServerMessage):
     seat: int | None = Field(description="null: watching")
     user: UserBrief | None
     table: TableSummary
-    view: dict[str, Any] | None = Field(description="the game's view for the seat; null before")
+    view: Mapping[str, Any] | None = Field(description="the game's view for the seat; null before")
     invite_url: str | None = Field(description="only for the creator and seated players")
 
 
@@ -55,7 +63,7 @@ class Event(ServerMessage):
     kind: str
     seat: int | None
     data: dict[str, Any]
-    view: dict[str, Any] | None
+    view: Mapping[str, Any] | None
     to_act: list[int]
     deadlines: dict[str, float]
 
@@ -74,7 +82,7 @@ class Ack(ServerMessage):
     type: Literal["ack"]
     id: str | None
     version: int | None = None
-    duplicate: bool | None = Field(None, description="an action id already applied")
+    duplicate: bool | None = Field(default=None, description="an action id already applied")
     rematch_id: str | None = None
 
 
@@ -147,6 +155,67 @@ LOBBY_MESSAGE: TypeAdapter[LobbyMessage] = TypeAdapter(
     Annotated[LobbyMessage, Field(discriminator="type")]
 )
 """Every message of the lobby socket."""
+
+
+def message_text(message: ServerMessage) -> str:
+    """The JSON text a client receives for ``message``: its fields by their protocol names,
+    the optional ones only when given (an ``ack`` carries only what it acknowledges).
+
+    pydantic writes the JSON in one pass; what it refuses (a lone surrogate a client
+    sent in a chat or an id) goes through :func:`meeple.jsontext.dumps`, as escapes.
+    """
+    try:
+        return message.model_dump_json(by_alias=True, exclude_unset=True)
+    except PydanticSerializationError:
+        return jsontext.dumps(message.model_dump(by_alias=True, exclude_unset=True))
+
+
+def error_message(refusal: TableError, client_id: str | None = None) -> Error:
+    """The ``error`` message of a refusal, echoing the id of the message it refuses."""
+    fields: dict[str, Any] = {"type": "error", **refusal.to_json()}
+    if client_id is not None:
+        fields["id"] = client_id
+    return Error.model_validate(fields)
+
+
+EventKey = tuple[int, int | None, tuple[tuple[int, float], ...]]
+"""An event message's version, the seat whose view it carries, and the move clocks."""
+
+_EVENT_TEXTS: weakref.WeakKeyDictionary[Table, dict[EventKey, str]] = weakref.WeakKeyDictionary()
+"""Each live table's recent ``event`` messages, as text, shared by its connections here."""
+
+
+def event_text(table: Table, event: LogEvent, seat: int | None) -> str:
+    """The ``event`` message of ``event`` for ``seat`` (``None``: a spectator), as text.
+
+    Built and written once per (version, seat, clocks) and sent as is to every connection
+    of the table on this server with that seat (a hundred spectators cost one message per
+    event); those of the last few versions are kept, as the table keeps their views.
+    """
+    deadlines = tuple(sorted(table.deadlines.items()))
+    key = (event.version, seat, deadlines)
+    texts = _EVENT_TEXTS.setdefault(table, {})
+    text = texts.get(key)
+    if text is not None:
+        return text
+    state = table.snap.state_at(event.version)
+    message = Event(
+        type="event",
+        version=event.version,
+        kind=event.kind,
+        seat=event.seat,
+        data=event.public_data(),
+        view=table.view_at(event.version, seat),
+        to_act=sorted(table.game.to_act(state)) if state is not None else [],
+        deadlines={str(s): at for s, at in deadlines},
+    )
+    text = message_text(message)
+    oldest = table.snap.version - VIEW_VERSIONS_KEPT + 1
+    if event.version >= oldest:
+        for old in [k for k in texts if k[0] < oldest]:
+            del texts[old]
+        texts[key] = text
+    return text
 
 
 def protocol_schema() -> dict[str, Any]:

@@ -38,7 +38,21 @@ from meeple.web.protocol import (
     read_message,
 )
 from meeple.web.routes.tables import invite_url, user_id_of
+from meeple.web.schemas import TableSummary
 from meeple.web.security import SESSION_COOKIE
+from meeple.web.server_messages import (
+    Ack,
+    Hello,
+    Owner,
+    Pong,
+    Resume,
+    ServerMessage,
+    UserBrief,
+    Watchers,
+    error_message,
+    event_text,
+    message_text,
+)
 from meeple.web.services import Services
 from meeple.web.socket_caps import SocketTicket
 
@@ -102,17 +116,18 @@ class TableConnection:
         """The client's seat now (``None``: watching)."""
         return None if self.user is None else self.table.snap.seat_of(self.user.id)
 
-    async def send(self, message: dict[str, Any]) -> None:
-        """Send one JSON message (one sender at a time)."""
-        async with self._send_lock:
-            await self.websocket.send_text(jsontext.dumps(message))
+    async def send(self, message: ServerMessage) -> None:
+        """Send one message (one sender at a time)."""
+        await self.send_text(message_text(message))
 
-    async def error(self, refusal: TableError, client_id: Any = None) -> None:
+    async def send_text(self, text: str) -> None:
+        """Send one message already written as JSON text (one sender at a time)."""
+        async with self._send_lock:
+            await self.websocket.send_text(text)
+
+    async def error(self, refusal: TableError, client_id: str | None = None) -> None:
         """Refuse something (code, English message, reason and params); the connection stays."""
-        reply: dict[str, Any] = {"type": "error", **refusal.to_json()}
-        if client_id is not None:
-            reply["id"] = client_id
-        await self.send(reply)
+        await self.send(error_message(refusal, client_id))
 
     async def hello(self) -> None:
         """The table now: summary, the client's seat and view, the current version."""
@@ -124,20 +139,19 @@ class TableConnection:
         version = table.snap.version
         self.sent_version = version
         self.sent_presence = self.services.presence.presence(table)
+        user = self.user
         await self.send(
-            {
-                "type": "hello",
-                "version": version,
-                "seat": seat,
-                "user": None
-                if self.user is None
-                else {"id": self.user.id, "name": self.user.name, "guest": self.user.guest},
-                "table": table.summary(),
-                "view": table.view_at(version, seat),
-                "invite_url": invite_url(table)
-                if is_member(table, user_id_of(self.user))
-                else None,
-            }
+            Hello(
+                type="hello",
+                version=version,
+                seat=seat,
+                user=None
+                if user is None
+                else UserBrief(id=user.id, name=user.name, guest=user.guest),
+                table=TableSummary.model_validate(table.summary()),
+                view=table.view_at(version, seat),
+                invite_url=invite_url(table) if is_member(table, user_id_of(user)) else None,
+            )
         )
 
     async def resume(self, since: int) -> None:
@@ -146,7 +160,8 @@ class TableConnection:
             if not 0 < since <= self.table.snap.version:
                 await self._hello()
                 return
-            await self.send({"type": "resume", "from": since, "to": self.table.snap.version})
+            resume = {"type": "resume", "from": since, "to": self.table.snap.version}
+            await self.send(Resume.model_validate(resume))
             self.sent_version = since
             await self._send_new_events()
 
@@ -159,14 +174,9 @@ class TableConnection:
         table = self.table
         while self.sent_version < table.snap.version:
             event = table.events[self.sent_version]
-            seat = self.seat
-            state = table.snap.state_at(event.version)
-            message = {"type": "event", **event.public()}
-            message["view"] = table.view_at(event.version, seat)
-            message["to_act"] = sorted(table.game.to_act(state)) if state is not None else []
-            message["deadlines"] = {str(s): at for s, at in sorted(table.deadlines.items())}
+            text = event_text(table, event, self.seat)
             self.sent_version = event.version
-            await self.send(message)
+            await self.send_text(text)
 
     async def forward(self, subscription: Subscription) -> None:
         """Push the table's events as the bus announces them (catching up from the store)."""
@@ -194,7 +204,7 @@ class TableConnection:
         spectators, present = presence.presence(self.table)
         if (spectators, present) != self.sent_presence:  # only news, not a repeat
             self.sent_presence = (spectators, present)
-            await self.send({"type": "watchers", "spectators": spectators, "present": present})
+            await self.send(Watchers(type="watchers", spectators=spectators, present=present))
 
     async def read(self) -> None:
         """Handle the client's messages until it goes away; each is answered, none drops it."""
@@ -233,7 +243,7 @@ class TableConnection:
     async def handle(self, message: ClientMessage) -> None:
         """One checked client message, by kind."""
         if isinstance(message, Ping):
-            await self.send({"type": "pong"})
+            await self.send(Pong(type="pong"))
             return
         if isinstance(message, Sync):
             await self.resume(message.since)
@@ -246,20 +256,18 @@ class TableConnection:
             version, duplicate = await self.services.tables.writes.act(
                 self.table, user.id, client_id, message.action, message.seat
             )
-            await self.send(
-                {"type": "ack", "id": client_id, "version": version, "duplicate": duplicate}
-            )
+            await self.send(Ack(type="ack", id=client_id, version=version, duplicate=duplicate))
         elif isinstance(message, Chat):
             version = await self.services.tables.writes.chat(
                 self.table, user.id, user.name, message.text
             )
-            await self.send({"type": "ack", "id": client_id, "version": version})
+            await self.send(Ack(type="ack", id=client_id, version=version))
         elif isinstance(message, Rematch):
             rematch_id = await self.services.tables.writes.ask_rematch(self.table, user.id)
-            await self.send({"type": "ack", "id": client_id, "rematch_id": rematch_id})
+            await self.send(Ack(type="ack", id=client_id, rematch_id=rematch_id))
         elif isinstance(message, Leave):
             await self.services.tables.writes.leave(self.table, user.id)
-            await self.send({"type": "ack", "id": client_id, "version": self.table.snap.version})
+            await self.send(Ack(type="ack", id=client_id, version=self.table.snap.version))
         await self.point_at_owner()
 
     async def point_at_owner(self) -> None:
@@ -272,7 +280,7 @@ class TableConnection:
             return
         self.pointed_at_owner = True
         url = "ws" + address.removeprefix("http") + f"/ws/tables/{self.table.info.id}"
-        await self.send({"type": "owner", "url": url})
+        await self.send(Owner(type="owner", url=url))
 
 
 async def table_socket(
@@ -302,7 +310,7 @@ async def take_place(
         return services.socket_caps.take(client_address(websocket), user_id)
     except TableError as refusal:
         with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):  # already gone
-            await websocket.send_text(jsontext.dumps({"type": "error", **refusal.to_json()}))
+            await websocket.send_text(message_text(error_message(refusal)))
             await websocket.close(TRY_AGAIN_LATER, refusal.message)
         return None
 
