@@ -11,6 +11,7 @@ from server_harness import LiveServer, url_path
 from websockets.sync.client import connect
 
 from meeple.games import GAME_NAMES, get_game
+from meeple.web import server_messages
 
 BAD_TABLES = [
     ("summy for three", {"game": "summy", "seats": 3}, "bad_seats"),
@@ -256,3 +257,28 @@ def test_a_player_who_joined_cannot_fill_the_creators_free_seats_with_bots(
     assert [s["bot"] for s in seats] == [None] * 4 and seats[2]["user_id"] is None
     filled = creator.post(f"/api/tables/{table_id}/bots")["table"]
     assert [s["bot"] is not None for s in filled["seats"]] == [False, False, True, True]
+
+
+def test_lobby_news_is_the_protocols_model_written_once_for_every_lobby_socket(
+    server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    written: list[str] = []
+    write = server_messages.message_text
+
+    def counted(message: server_messages.ServerMessage) -> str:
+        written.append(message.type)  # type: ignore[attr-defined]
+        return write(message)
+
+    monkeypatch.setattr(server_messages, "message_text", counted)
+    host = server.client("host")
+    host.guest()
+    lobbies = [connect(f"{server.ws_url}/ws/lobby", open_timeout=10, legacy=True) for _ in range(3)]
+    firsts = [lobby.recv(timeout=10) for lobby in lobbies]
+    public = host.create_table(game="slide", seats=2)["table"]
+    news = [lobby.recv(timeout=10) for lobby in lobbies]
+    assert len(set(news)) == 1 and json.loads(news[0])["table"]["id"] == public["id"]
+    for text in (*firsts, *news):
+        server_messages.LOBBY_MESSAGE.validate_json(text)
+    assert written.count("table") == 1  # one news, three sockets
+    for lobby in lobbies:
+        lobby.close()

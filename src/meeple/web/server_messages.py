@@ -218,6 +218,27 @@ def event_text(table: Table, event: LogEvent, seat: int | None) -> str:
     return text
 
 
+_LOBBY_TEXTS: dict[int, tuple[object, str]] = {}
+"""The last few lobby messages written, by the identity of what they were written from."""
+
+LOBBY_TEXTS_KEPT = 32
+"""Lobby messages kept written: more than the lobby's news in flight to its sockets at once."""
+
+
+def lobby_text(source: Any, message: Any) -> str:
+    """The lobby ``message`` (its JSON) checked as :data:`LOBBY_MESSAGE` and written once for
+    every lobby socket: ``source`` is the object all of them share (the bus delivers one
+    news object to every subscription here; the lobby's list is cached for a second)."""
+    written = _LOBBY_TEXTS.get(id(source))
+    if written is not None and written[0] is source:
+        return written[1]
+    text = message_text(LOBBY_MESSAGE.validate_python(message))
+    _LOBBY_TEXTS[id(source)] = (source, text)  # holding the source keeps its id unique
+    if len(_LOBBY_TEXTS) > LOBBY_TEXTS_KEPT:
+        del _LOBBY_TEXTS[next(iter(_LOBBY_TEXTS))]
+    return text
+
+
 def protocol_schema() -> dict[str, Any]:
     """The JSON Schema of the whole protocol: what clients send, what the server sends."""
     return {

@@ -16,7 +16,6 @@ from typing import Any
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketState
 
-from meeple import jsontext
 from meeple.bus import Subscription
 from meeple.store.models import User
 from meeple.tables.access import is_member, may_reach
@@ -51,6 +50,7 @@ from meeple.web.server_messages import (
     Watchers,
     error_message,
     event_text,
+    lobby_text,
     message_text,
 )
 from meeple.web.services import Services
@@ -388,7 +388,7 @@ async def lobby_socket(websocket: WebSocket, game: str | None = None) -> None:
         raise
     try:
         tables = await services.tables.lobby(game)
-        await websocket.send_text(jsontext.dumps({"type": "lobby", "tables": tables}))
+        await websocket.send_text(lobby_text(tables, {"type": "lobby", "tables": tables}))
         receiver = asyncio.create_task(_drain(websocket))
         while not receiver.done():
             getter = asyncio.create_task(subscription.get())
@@ -398,7 +398,7 @@ async def lobby_socket(websocket: WebSocket, game: str | None = None) -> None:
                 break
             update = getter.result()
             if game is None or update.get("table", {}).get("game", game) == game:
-                await websocket.send_text(jsontext.dumps(update))
+                await websocket.send_text(lobby_text(update, update))
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
