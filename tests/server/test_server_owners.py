@@ -274,10 +274,8 @@ def test_an_event_the_dead_owner_stored_but_never_announced_reaches_players_else
         assert sock.view is not None and snap.version == version
         applied = apply_action(game, snap.state, 0, brain("slide", 7)(sock.view, 0))
         data = {"action": applied.action, "by": "player", "events": applied.events}
-        row = {"table_id": table_id, "version": version + 1, "kind": "action", "seat": 0,
-               "user_id": user_id, "client_id": "stored-then-died", "data": data,
-               "at": time.time()}  # fmt: skip
-        store.call(queries.append_event, row)  # as the owner would, just before it dies
+        event = LogEvent(version + 1, "action", 0, data, user_id, "stored-then-died", time.time())
+        store.call(queries.append_event, event.row(table_id))  # as the owner would, then dies
         store.close()
         # A request on the other server reads the stored event before any take-over (as
         # the dead server's players reconnecting there do); its connections must hear of it.
