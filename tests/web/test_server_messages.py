@@ -48,5 +48,6 @@ def test_text_pydantic_refuses_to_write_is_still_sent_as_escapes() -> None:
         deadlines={"0": 1.5},
     )
     text = message_text(chat)
+    assert text.startswith('{"type":"event","version":3,"kind":"chat","seat":null,"data":')
     assert text.encode("utf-8")  # valid UTF-8 whatever the client sent
     assert json.loads(text)["data"] == {"text": "\ud800é", "n": 10**30, "grid": {"3": None}}

@@ -26,7 +26,7 @@ from meeple.tables.log import LogEvent
 from meeple.tables.table import VIEW_VERSIONS_KEPT, Table
 from meeple.web.protocol import CLIENT_MESSAGE, Chat, Leave, Ping, Rematch, Sync
 from meeple.web.protocol import Action as ActionIn
-from meeple.web.schemas import EventOut, TableSummary
+from meeple.web.schemas import TableSummary
 
 
 class ServerMessage(BaseModel):
@@ -55,12 +55,16 @@ class Hello(ServerMessage):
     invite_url: str | None = Field(description="only for the creator and seated players")
 
 
-class Event(ServerMessage, EventOut):
+class Event(ServerMessage):
     """One table event, with the client's view just after it."""
 
-    # Its public part is EventOut, the REST API's event: one form for every client.
-
+    # EventOut's four fields (the REST API's event) again, not inherited from it: inherited,
+    # they would be written before the type, and every message starts with its type.
     type: Literal["event"]
+    version: int
+    kind: str
+    seat: int | None
+    data: dict[str, Any]
     view: Mapping[str, Any] | None
     to_act: list[int]
     deadlines: dict[str, float]
