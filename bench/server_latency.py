@@ -75,12 +75,19 @@ def fresh_database(url: str | None) -> Iterator[str | None]:
 
 
 def start_server(
-    data_home: Path, port: int, db: str | None, settings: dict[str, str] | None = None
+    data_home: Path,
+    port: int,
+    db: str | None,
+    settings: dict[str, str] | None = None,
+    src: Path | None = None,
 ) -> subprocess.Popen[bytes]:
-    """``meeple serve`` in a child process (``settings``: more ``MEEPLE_*``), once it answers."""
-    src = str(Path(__file__).resolve().parents[1] / "src")
+    """``meeple serve`` in a child process (``settings``: more ``MEEPLE_*``), once it answers.
+
+    ``src`` runs another checkout's code (a figure before a change); this one's by default.
+    """
+    src = src or Path(__file__).resolve().parents[1] / "src"
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEEPLE_")}
-    env.update(XDG_DATA_HOME=str(data_home), PYTHONPATH=src)
+    env.update(XDG_DATA_HOME=str(data_home), PYTHONPATH=str(src))
     # Every player here is a guest from one address: the per-address limits (guests, tables,
     # open sockets) are not measured.
     env.update(MEEPLE_LIMIT_GUESTS="100000/hour", MEEPLE_LIMIT_TABLES="100000/hour")

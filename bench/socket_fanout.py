@@ -24,8 +24,6 @@ import contextlib
 import json
 import os
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -34,42 +32,10 @@ from pathlib import Path
 import httpx
 from rich.console import Console
 from rich.table import Table
+from server_latency import free_port, start_server
 from websockets.asyncio.client import ClientConnection, connect
 
-ENTRY = "import sys; from meeple.cli import main; sys.exit(main())"
 SRC = Path(__file__).resolve().parents[1] / "src"
-
-
-def free_port() -> int:
-    """A free loopback TCP port."""
-    import socket
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-def start_server(data_home: Path, port: int, src: Path, sockets: int) -> subprocess.Popen[bytes]:
-    """``meeple serve`` from ``src`` in a child process, once it answers."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MEEPLE_")}
-    env.update(XDG_DATA_HOME=str(data_home), PYTHONPATH=str(src))
-    # Every socket comes from this one address: its cap would refuse all but a few.
-    env.update(MEEPLE_MAX_SOCKETS_PER_ADDRESS=str(sockets + 10))
-    command = [sys.executable, "-c", ENTRY, "serve", "--port", str(port), "--log-level", "warning"]
-    process = subprocess.Popen(command, env=env)
-    deadline = time.monotonic() + 60
-    while True:
-        if process.poll() is not None:
-            raise SystemExit("meeple serve stopped at start-up")
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
-                return process
-        except httpx.TransportError:
-            pass
-        if time.monotonic() > deadline:
-            raise SystemExit("meeple serve did not answer")
-        time.sleep(0.1)
 
 
 def cpu_seconds(pid: int) -> float:
@@ -191,7 +157,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as home:
         port = free_port()
-        server = start_server(Path(home), port, args.src, args.sockets)
+        server = start_server(Path(home), port, None, src=args.src)
         try:
             before = cpu_seconds(server.pid)
             figures = asyncio.run(

@@ -411,3 +411,14 @@ def url_path(invite_url: str) -> tuple[str, str]:
 
 
 GAMES = {name: get_game(name) for name in ("summy", "slide")}
+
+
+def slide_pair(server: LiveServer) -> tuple[Client, Client, str]:
+    """Two guests seated at a started two-seat Slide table."""
+    alice, bob = server.client("alice"), server.client("bob")
+    alice.guest()
+    bob.guest()
+    table = alice.create_table(game="slide", seats=2)["table"]
+    bob.post(f"/api/tables/{table['id']}/join", {})
+    alice.post(f"/api/tables/{table['id']}/start")
+    return alice, bob, table["id"]

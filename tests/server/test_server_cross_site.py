@@ -11,7 +11,7 @@ import httpx
 import pytest
 from fastapi.responses import HTMLResponse
 from fastapi.routing import APIRoute
-from server_harness import Client, LiveServer
+from server_harness import Client, LiveServer, slide_pair
 
 from meeple.web import pages
 
@@ -22,17 +22,6 @@ FOREIGN = [
     {"Sec-Fetch-Site": "same-site"},  # a sibling subdomain
 ]
 WRITE_METHODS = ("post", "put", "patch", "delete")
-
-
-def running_pair(server: LiveServer) -> tuple[Client, Client, str]:
-    """Two guests at a started two-seat Slide table."""
-    alice, bob = server.client("alice"), server.client("bob")
-    alice.guest()
-    bob.guest()
-    table = alice.create_table(game="slide", seats=2)["table"]
-    bob.post(f"/api/tables/{table['id']}/join", {})
-    alice.post(f"/api/tables/{table['id']}/start")
-    return alice, bob, table["id"]
 
 
 def seat_of(client: Client, table_id: str) -> dict[str, Any]:
@@ -46,14 +35,14 @@ def seat_of(client: Client, table_id: str) -> dict[str, Any]:
 def test_a_page_on_another_site_cannot_take_a_players_seat(
     server: LiveServer, headers: dict[str, str]
 ) -> None:
-    alice, _bob, table_id = running_pair(server)
+    alice, _bob, table_id = slide_pair(server)
     answer = alice.http.post(f"/api/tables/{table_id}/leave", headers=headers)
     assert answer.status_code == 403 and answer.json()["code"] == "cross_site"
     assert seat_of(alice, table_id)["zombie"] is False
 
 
 def test_every_route_that_changes_state_refuses_another_sites_page(server: LiveServer) -> None:
-    alice, _bob, table_id = running_pair(server)
+    alice, _bob, table_id = slide_pair(server)
     spec = alice.get("/openapi.json")
     writes = [
         (method, re.sub(r"\{[a-z_]+\}", table_id, path))
@@ -78,7 +67,7 @@ def test_every_route_that_changes_state_refuses_another_sites_page(server: LiveS
 def test_this_sites_pages_and_programs_without_a_browser_still_act(
     server: LiveServer, headers: dict[str, str] | str
 ) -> None:
-    alice, _bob, table_id = running_pair(server)
+    alice, _bob, table_id = slide_pair(server)
     sent = {"Origin": server.url} if headers == "own origin" else headers
     assert isinstance(sent, dict)
     answer = alice.http.post(f"/api/tables/{table_id}/leave", headers=sent)
@@ -132,7 +121,7 @@ class ScriptFinder(HTMLParser):
 
 
 def test_every_page_forbids_framing_and_inline_script(server: LiveServer) -> None:
-    alice, _bob, table_id = running_pair(server)
+    alice, _bob, table_id = slide_pair(server)
     assert alice.user is not None
     fill = {"game": "summy", "table_id": table_id, "name": alice.user["name"], "puzzle_id": "x"}
     paths = [

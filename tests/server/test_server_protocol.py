@@ -6,23 +6,12 @@ import json
 from typing import Any
 
 import pytest
-from server_harness import Client, LiveServer, Socket, brain, play_out
+from server_harness import LiveServer, Socket, brain, play_out, slide_pair
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from meeple.tables.table import VIEW_VERSIONS_KEPT
 from meeple.web import server_messages
-
-
-def slide_pair(server: LiveServer) -> tuple[Client, Client, str]:
-    """Two guests seated at a started two-seat Slide table."""
-    alice, bob = server.client("alice"), server.client("bob")
-    alice.guest()
-    bob.guest()
-    table = alice.create_table(game="slide", seats=2)["table"]
-    bob.post(f"/api/tables/{table['id']}/join", {})
-    alice.post(f"/api/tables/{table['id']}/start")
-    return alice, bob, table["id"]
 
 
 def first_action(sock: Socket, seat: int) -> Any:

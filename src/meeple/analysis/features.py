@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from importlib import import_module
 from typing import Any, Protocol
 
+from meeple.errors import TableError
 from meeple.games import features_of
 from meeple.games.base import JSON, GameRecord, Seat
 
@@ -86,6 +87,14 @@ def _feature(game: str, feature: str) -> Any:
         return None
     module, _, name = where.partition(":")
     return getattr(import_module(module), name)
+
+
+def no_feature(game: str, feature: str, what: str) -> TableError:
+    """The refusal (404 ``no_feature``) for a game that does not offer ``feature`` (``what``
+    says it in words: "analysis board")."""
+    return TableError(
+        "no_feature", f"{game!r} has no {what}", params={"game": game, "feature": feature}
+    )
 
 
 def reviewer_of(game: str) -> Reviewer | None:

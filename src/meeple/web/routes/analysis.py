@@ -12,9 +12,8 @@ from typing import Any
 from fastapi import APIRouter, Body, HTTPException, Query, Request
 from fastapi.responses import JSONResponse
 
-from meeple.analysis.features import analyse_position, board_of
+from meeple.analysis.features import analyse_position, board_of, no_feature
 from meeple.games.base import Refusal
-from meeple.tables.errors import TableError
 from meeple.web.deps import ServicesDep, client_address
 from meeple.web.schemas import ERRORS, AnalysisOut
 
@@ -52,11 +51,7 @@ async def analyse(
     """
     board = board_of(game)
     if board is None:
-        raise TableError(
-            "no_feature",
-            f"there is no analysis board for {game!r}",
-            params={"game": game, "feature": "analysis"},
-        )
+        raise no_feature(game, "analysis", "analysis board")
     await services.limits.hit("analysis", client_address(request))
     try:
         # The position is read here, in the server, before any worker is asked: one

@@ -21,7 +21,7 @@ from typing import Any
 
 from fastapi import APIRouter, Body, Query, Request
 
-from meeple.analysis.features import PuzzleCutter, cutter_of
+from meeple.analysis.features import PuzzleCutter, cutter_of, no_feature
 from meeple.games.base import Refusal
 from meeple.store import queries
 from meeple.store.models import StoredPuzzle
@@ -45,11 +45,7 @@ def cutter(game: str) -> PuzzleCutter:
     """The game's puzzle cutter; ``no_feature`` (404) if it cuts none (or is unknown)."""
     found = cutter_of(game)
     if found is None:
-        raise TableError(
-            "no_feature",
-            f"there are no {game!r} puzzles",
-            params={"game": game, "feature": "puzzles"},
-        )
+        raise no_feature(game, "puzzles", "puzzles")
     return found
 
 
