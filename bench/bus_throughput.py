@@ -1,9 +1,9 @@
 """The Redis bus's cost per message, in one process, as a server uses it.
 
 ``--channels`` tables each have one subscriber; as many publishers each
-publish ``--messages`` table events (about the size of a real one, with its
-stored form) on their own channel, waiting for their subscriber to receive
-each before the next, the way a table publishes an event after the last one.
+publish ``--messages`` table events (a real one's announcement) on their own
+channel, waiting for their subscriber to receive each before the next, the way
+a table publishes an event after the last one.
 Prints the messages per second and the process's CPU time per message
 (publish and receive together: both ends live in one server).
 
@@ -18,25 +18,18 @@ import statistics
 import time
 
 from meeple.bus.redis import RedisBus
+from meeple.tables.log import LogEvent
 
 
 def event(table: int, version: int) -> dict[str, object]:
-    """A message shaped like a Slide action's announcement."""
+    """A Slide action's announcement, as a table publishes it (``LogEvent.stored``)."""
     data = {
         "action": {"kind": "slide", "row": 2, "from": "left"},
         "by": "player",
         "events": [{"type": "slid", "seat": 1, "cards": [3, 7, -2, 11]}],
     }
-    return {
-        "type": "event",
-        "version": version,
-        "kind": "action",
-        "seat": version % 2,
-        "data": data,
-        "at": 1764600000.0 + version,
-        "stored": {"version": version, "kind": "action", "seat": version % 2, "data": data},
-        "table": f"t{table:05d}",
-    }
+    announced = LogEvent(version, "action", version % 2, data, at=1764600000.0 + version)
+    return announced.stored()
 
 
 async def run_once(url: str, channels: int, messages: int) -> tuple[float, float]:
