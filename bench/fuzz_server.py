@@ -1,8 +1,8 @@
 """Fuzz a live server for longer than the suite does, and list every kind of failure found.
 
-Runs the same fuzzing as ``tests/server/test_server_fuzz.py`` (the strategies
-of ``tests/server/fuzz_strategies.py``, the runs and checks of
-``tests/server/fuzz_runs.py``) with many more inputs: for
+Runs the same fuzzing as ``tests/web/test_fuzz.py`` (the strategies
+of ``tests/support/fuzz_strategies.py``, the runs and checks of
+``tests/support/fuzz_runs.py``) with many more inputs: for
 each game, WebSocket runs of valid, nearly valid and hostile actions and of
 every message type with corrupted fields; hostile REST bodies; and
 schemathesis over ``/openapi.json``, signed in and anonymous. Every table used
@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests" / "server")]
+sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests" / "support")]
 
 from fuzz_runs import Report, fuzz_server, run_rest, run_schemathesis, run_ws  # noqa: E402
 from fuzz_strategies import GAMES, WS_RUNS  # noqa: E402

@@ -1,7 +1,7 @@
 """A page told that its table runs on another server (the ``owner`` message) connects there only
 on its own host, from the version it had, and comes back through the site's address when that
 connection fails. The server side (who is told, and playing on at the owner) is tested in
-tests/server/test_server_owner_address.py; here the socket is routed by the test, since one
+tests/tables/test_owner_address.py; here the socket is routed by the test, since one
 host with a path per server needs a proxy in front of several servers."""
 
 from __future__ import annotations

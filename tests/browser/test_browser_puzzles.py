@@ -23,7 +23,7 @@ from summy_positions import fresh_hand_position
 pytestmark = pytest.mark.browser
 
 PUZZLE_SEEDS = (205, 225)
-"""Fresh-hand positions that make puzzles (see tests/server/test_server_puzzles.py)."""
+"""Fresh-hand positions that make puzzles (see tests/analysis/test_puzzles_api.py)."""
 
 
 @pytest.fixture(scope="module")

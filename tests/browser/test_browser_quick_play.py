@@ -6,8 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_harness import ServerProcess, own_server
-from conftest import NewPage
+from browser_harness import NewPage, ServerProcess, own_server
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser

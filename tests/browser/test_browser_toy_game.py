@@ -18,8 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_harness import ServerProcess, guest, own_server, shot, wait_finished
-from conftest import NewPage
+from browser_harness import NewPage, ServerProcess, guest, own_server, shot, wait_finished
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser

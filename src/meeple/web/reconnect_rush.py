@@ -23,7 +23,7 @@ more than the socket's own work. It reads its query itself: ``since`` a whole nu
 absent (anything else is refused at the handshake, as FastAPI did), ``invite`` any text.
 Shown by
 ``test_the_table_socket_is_the_first_route_and_a_plain_one`` (same file) and, for the
-query, ``tests/server/test_server_hardening.py::
+query, ``tests/web/test_hardening.py::
 test_a_table_socket_with_a_since_that_is_not_a_version_is_refused``.
 
 The measurements behind both are in docs/benchmarks.md (failover).

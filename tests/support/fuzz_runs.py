@@ -1,6 +1,6 @@
 """Fuzzing the server: the runs that send the inputs of ``fuzz_strategies.py`` and judge them.
 
-Shared by ``test_server_fuzz.py`` (small runs, in the suite) and
+Shared by ``test_fuzz.py`` (small runs, in the suite) and
 ``bench/fuzz_server.py`` (long runs), which start their server with
 :func:`fuzz_server`. What is checked, for every input:
 

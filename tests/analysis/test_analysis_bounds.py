@@ -17,7 +17,7 @@ from server_harness import make_settings, running
 import meeple.web.routes.analysis as analysis_route
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-HERE = Path(__file__).resolve().parent
+SUPPORT = Path(__file__).resolve().parents[1] / "support"
 
 WIDE = {
     "tiles": [{"row": 0, "col": 0, "tile": "="}, {"row": 0, "col": 100000000, "tile": "1"}],
@@ -102,7 +102,7 @@ def test_an_analysis_too_slow_for_its_caller_stops_with_it(
     with 0.02 s to wait: the 503 comes, and the worker stops then rather than when the search
     would end (CPU time, unlike wall time, does not depend on what else the machine runs)."""
     monkeypatch.setenv("MEEPLE_SUMMY_ENGINE", "python")  # the workers start with it
-    expensive = json.loads((HERE / "summy_expensive_position.json").read_text())
+    expensive = json.loads((SUPPORT / "summy_expensive_position.json").read_text())
     with process_server(tmp_path) as server:
         midgame = json.loads((EXAMPLES / "summy-midgame.json").read_text())
         assert post(server.url, midgame)[0] == 200  # a worker is up

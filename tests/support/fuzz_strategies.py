@@ -1,7 +1,7 @@
 """Fuzzing the server: hypothesis strategies for its inputs, and the helpers that build them.
 
 Used by the runs of ``fuzz_runs.py``, which send these inputs and judge the
-answers (for ``test_server_fuzz.py`` and ``bench/fuzz_server.py``). Here:
+answers (for ``test_fuzz.py`` and ``bench/fuzz_server.py``). Here:
 
 * JSON text no encoder writes (:class:`Raw`: ``NaN``, huge integers, deep
   nesting) and :func:`encode`, which writes it along with lone surrogates;

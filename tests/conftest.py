@@ -1,13 +1,21 @@
-"""Fixtures of the server tests: databases (SQLite and PostgreSQL), a live server."""
+"""Fixtures shared by the tests of every package: databases (SQLite and PostgreSQL), live servers.
+
+The helpers they use (``server_harness``, the fuzzing strategies) live in
+``tests/support``, put on the import path here so any test folder can import them.
+"""
 
 from __future__ import annotations
 
 import secrets
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import sqlalchemy
+
+sys.path.insert(0, str(Path(__file__).parent / "support"))
+
 from server_harness import (
     PG_URL,
     LiveServer,
@@ -16,6 +24,10 @@ from server_harness import (
     require_redis,
     start_server,
 )
+
+# Doctest collection would import this file a second time as a module named
+# ``conftest``, clashing with tests/browser/conftest.py; it has no doctests.
+collect_ignore = ["conftest.py"]
 
 
 @pytest.fixture

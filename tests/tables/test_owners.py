@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from serve_process import RemoteServer, ServeProcess, client_of
 from server_harness import (
     GAMES,
     Client,
@@ -23,7 +24,6 @@ from server_harness import (
     require_redis,
     run_async,
 )
-from test_server_restart import RemoteServer, ServeProcess, client_of
 
 from meeple.games.base import GameRecord, replay
 from meeple.store import queries
