@@ -74,7 +74,7 @@ def test_the_table_socket_is_the_first_route_and_a_plain_one(tmp_path: Path) -> 
     """The router tries the table socket before any route of the app's own (only FastAPI's
     documentation pages come first, and they refuse a socket by its type), and it is
     Starlette's plain route: no FastAPI parameter solving runs for it (``since`` and
-    ``invite`` it reads itself; tests/server/test_server_hardening.py shows it refuses
+    ``invite`` it reads itself; tests/web/test_hardening.py shows it refuses
     what FastAPI did)."""
     settings = Settings(data_dir=tmp_path, db=f"sqlite:///{tmp_path / 'm.db'}", secret_key="k" * 40)
     app = create_app(settings)
