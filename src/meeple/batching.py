@@ -1,8 +1,8 @@
 """Reads that many tasks ask for at once, done together.
 
 When a server dies, its thousand players reconnect to another one at once, and
-each socket opening asks the store something about its own session or table.
-One query each queued for seconds in the database threads. :class:`Batches`
+each socket opening asks the store something about its own session or table;
+one query each would queue for seconds in the database threads. :class:`Batches`
 reads every key asked for while a batch is being read in the next batch (or,
 where an answer a little older will do, takes the running read's answer): one
 query for all of them, and each key once however many ask for it.

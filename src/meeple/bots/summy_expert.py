@@ -47,8 +47,8 @@ from meeple.games.summy.tiles import HAND_SIZE, Move, Position
 
 SEARCHES_PER_SECOND = 160
 """Best-move searches planned per second of budget; an evaluation takes one
-or two. With the compiled move generator a search takes 1-5 ms (4 times the
-40 planned before it, and still about a third of the budget on average)."""
+or two. With the compiled move generator a search takes 1-5 ms, so the plan
+fills about a third of the budget on average and leaves room for a slow one."""
 
 SHORTLIST = 4
 """How many of the ``strong`` bot's best candidates enter the Monte Carlo search."""

@@ -70,7 +70,7 @@ class Cluster:
         one of them runs it at once rather than wait for the others."""
         self._taking_over: set[asyncio.Task[None]] = set()
         """The take-overs running, of leases the keeper took as they ran out."""
-        self._watchers: list[asyncio.Task[None]] = []
+        self._loops: list[asyncio.Task[None]] = []
         self._stopping = False
         self._owners_seen: dict[str, str] = {}
         """The owner each forwarded write last reached (asked again once it refuses or is
@@ -88,18 +88,18 @@ class Cluster:
             await self.calls.start()
         await self.take_orphans()
         if self.shared:
-            self._watchers += [
+            self._loops += [
                 asyncio.create_task(self._renew_leases()),
                 asyncio.create_task(self._watch_orphans()),
             ]
 
-    async def stop_watching(self) -> None:
-        """Take no more leases: stop the watchers and the take-overs running."""
+    async def stop_leasing(self) -> None:
+        """Take no more leases: stop the lease loops and the take-overs running."""
         self._stopping = True
-        for watcher in self._watchers:
-            watcher.cancel()
+        for task in self._loops:
+            task.cancel()
             with contextlib.suppress(BaseException):
-                await watcher
+                await task
         if self.shared:
             self.ownership.watch([], self._taken)
         for task in list(self._taking_over):
@@ -241,8 +241,8 @@ class Cluster:
                     tables[table_id] = table
             to_run = [t for t in tables if t in self._waiting]  # the others a request ran
             self._waiting.difference_update(to_run)
-            # All together, their stored events read in one batch: one by one, the last of
-            # 500 tables waited for 499 turns of a busy loop before it ran.
+            # All together, so their stored events are read in one batch and the last
+            # table does not wait for every other's turn of the loop.
             ran = await asyncio.gather(
                 *(self._run(tables[t]) for t in to_run), return_exceptions=True
             )

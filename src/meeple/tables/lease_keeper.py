@@ -1,9 +1,9 @@
 """The thread that keeps a server's table leases whatever its event loop does.
 
 A burst of work on the event loop (two thousand players connecting at once)
-delays everything there by seconds, and leases renewed from the loop ran out
-under it, handing a live server's tables to another. :class:`LeaseKeeper`
-renews them from a thread of its own, with its own Redis connection, while
+may delay everything there by seconds; a lease must not run out under it and
+hand a live server's tables to another. :class:`LeaseKeeper` renews them from
+a thread of its own, with its own Redis connection, while
 the loop shows it is alive; it also takes the leases of the live tables the
 loop watches the moment they run out, and hands their ids to the loop.
 """

@@ -1,12 +1,11 @@
 """Loading stored tables into memory, many at once.
 
 A table not in memory is read from the store (its row and its whole event log)
-and folded. One at a time, that was two queries per table, each a round trip
-through the database threads: a server taking over five hundred tables its
-players had followed to a server that then died (so it had no copy of them)
-spent seconds in that queue before the first of them moved again, and its
-thousand reconnecting sockets queued behind it. :class:`TableLoader` reads every
-table asked for meanwhile in one batch (:func:`meeple.store.queries.tables_with_events`).
+and folded. :class:`TableLoader` reads every table asked for meanwhile in one
+batch (:func:`meeple.store.queries.tables_with_events`): a server taking over
+hundreds of tables at once makes one query for them, not two per table, so the
+last of them does not wait behind every other's round trip through the
+database threads.
 """
 
 from __future__ import annotations

@@ -93,7 +93,7 @@ class LobbyNews:
         """Schedules the review of a finished game (table id, game, private)."""
 
     async def changed(self, table: Table) -> None:
-        """Tell lobby watchers about a public table that opened, changed or left the lobby."""
+        """Tell the lobby's subscribers of a public table that opened, changed or left."""
         status = table.snap.status
         if status in (FINISHED, CLOSED):
             self.forget_later(table.info.id)

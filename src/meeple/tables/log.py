@@ -195,7 +195,7 @@ class Fold:
     options: dict[str, JSON]
     seed: int
     event: LogEvent
-    applied: Any = None
+    state_after: Any = None
     """The state after an action event, when the caller has applied it already."""
 
 
@@ -221,14 +221,14 @@ def advance(
     seed: int,
     snap: Snapshot,
     ev: LogEvent,
-    applied: Any = None,
+    state_after: Any = None,
 ) -> Snapshot:
     """The snapshot after ``ev``; :class:`TableError` if the event is not allowed now.
 
     ``ev.version`` must be the next version; the event's kind picks its rule
     (:data:`RULES`). Game actions go through the game's checked ``apply``; its
     refusal becomes a ``TableError`` with code ``"illegal"`` and the engine's
-    message. ``applied`` is the state after an action event when the caller
+    message. ``state_after`` is the state after an action event when the caller
     has already applied it (the live writer).
     """
     if ev.version != snap.version + 1:
@@ -236,7 +236,7 @@ def advance(
     kind_rule = RULES.get(ev.kind)
     if kind_rule is None:
         raise TableError("unknown_event", f"unknown table event {ev.kind!r}")
-    new = kind_rule(Fold(game, options, seed, ev, applied), snap)
+    new = kind_rule(Fold(game, options, seed, ev, state_after), snap)
     count = len(new.states) - 1 if new.states else 0
     return replace(new, version=ev.version, action_counts=(*snap.action_counts, count))
 
@@ -304,7 +304,7 @@ def _action(fold: Fold, snap: Snapshot) -> Snapshot:
         raise TableError("not_playing", "the game is not running")
     seat = _seat_number(snap, ev.seat)
     must_act(fold.game, snap, seat, f"seat {seat}'s")
-    new_state = fold.applied
+    new_state = fold.state_after
     if new_state is None:
         new_state = apply_action(fold.game, snap.state, seat, ev.data["action"]).state
     seats = snap.seats

@@ -78,7 +78,7 @@ class TableManager:
         self.matchmaking = Matchmaking(
             db, bus, clock, self.registry, self.cluster, self.news, self.writes
         )
-        self._watchers: list[asyncio.Task[None]] = []
+        self._loops: list[asyncio.Task[None]] = []
 
     @property
     def server_id(self) -> str:
@@ -112,20 +112,20 @@ class TableManager:
 
     async def start(self) -> None:
         """Take and resume every open or playing table nobody else runs; watch the leases."""
-        self._watchers.append(asyncio.create_task(self.writes.drain(self.outcomes)))
+        self._loops.append(asyncio.create_task(self.writes.drain(self.outcomes)))
         await self.cluster.start()
-        self._watchers.append(asyncio.create_task(self.reviewer.catch_up()))
+        self._loops.append(asyncio.create_task(self.reviewer.catch_up()))
         if self.shared:
             lobby_news = await self.bus.subscribe(LOBBY_CHANNEL)
-            self._watchers.append(asyncio.create_task(self.matchmaking.watch_lobby(lobby_news)))
+            self._loops.append(asyncio.create_task(self.matchmaking.watch_lobby(lobby_news)))
 
     async def stop(self) -> None:
         """Stop every table's clocks and bots, and hand this server's tables over at once."""
-        for watcher in self._watchers:
-            watcher.cancel()
+        for task in self._loops:
+            task.cancel()
             with contextlib.suppress(BaseException):
-                await watcher
-        await self.cluster.stop_watching()
+                await task
+        await self.cluster.stop_leasing()
         await self.reviewer.stop()
         for table in list(self.registry.tables.values()):
             await table.shutdown()

@@ -152,9 +152,10 @@ class Table:
 
     # ----- reading -------------------------------------------------------
 
-    def fold(self, event: LogEvent, applied: Any = None) -> None:
+    def fold(self, event: LogEvent, state_after: Any = None) -> None:
         """Apply a stored event to memory (start-up replay and catch-up)."""
-        self.snap = advance(self.game, self.info.options, self.info.seed, self.snap, event, applied)
+        info = self.info
+        self.snap = advance(self.game, info.options, info.seed, self.snap, event, state_after)
         self.events.append(event)
         if event.client_id is not None and event.user_id is not None:
             self.client_ids[(event.user_id, event.client_id)] = event.version
@@ -291,13 +292,13 @@ class Table:
         *,
         user_id: int | None = None,
         client_id: str | None = None,
-        applied: Any = None,
+        state_after: Any = None,
     ) -> LogEvent:
         """Check, store, remember and publish one event; the caller holds the lock."""
         event = LogEvent(
             self.snap.version + 1, kind, seat, data, user_id, client_id, self.ctx.clock.now()
         )
-        new = advance(self.game, self.info.options, self.info.seed, self.snap, event, applied)
+        new = advance(self.game, self.info.options, self.info.seed, self.snap, event, state_after)
         try:
             await self.ctx.db.write(
                 store_event, self.info.id, self.info.game, self.info.rated, event, self.snap, new
@@ -332,7 +333,7 @@ class Table:
             {"action": applied.action, "by": by, "events": applied.events},
             user_id=user_id,
             client_id=client_id,
-            applied=applied.state,
+            state_after=applied.state,
         )
 
     async def _announce(self, event: LogEvent) -> None:

@@ -178,7 +178,7 @@ class TableConnection:
             self.sent_version = event.version
             await self.send_text(text)
 
-    async def forward(self, subscription: Subscription) -> None:
+    async def relay_announced(self, subscription: Subscription) -> None:
         """Push the table's events as the bus announces them (catching up from the store)."""
         while True:
             announced = await subscription.get()
@@ -351,7 +351,7 @@ async def _table_socket(
             await connection.resume(since)
         tasks = [
             asyncio.create_task(connection.read()),
-            asyncio.create_task(connection.forward(subscription)),
+            asyncio.create_task(connection.relay_announced(subscription)),
         ]
         done, _pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         for task in done:
