@@ -22,7 +22,15 @@ from pathlib import Path
 
 from meeple.games.base import NO_FEATURES, AnyGame, GameFeatures
 
-__all__ = ["GAME_NAMES", "GameFeatures", "features_of", "games_with", "get_game", "register_game"]
+__all__ = [
+    "GAME_NAMES",
+    "GameFeatures",
+    "browser_folder",
+    "features_of",
+    "games_with",
+    "get_game",
+    "register_game",
+]
 
 _MODULES: dict[str, str] = {"summy": "meeple.games.summy", "slide": "meeple.games.slide"}
 
@@ -35,6 +43,9 @@ imported it sees a game registered later.
 
 BROWSER_DIRS: dict[str, Path] = {}
 """The folder of a registered game's browser code, when it is not in meeple's own."""
+
+BUILT_IN_BROWSER_ROOT = Path(__file__).parent.parent / "web" / "static" / "js" / "games"
+"""Where a built-in game keeps its browser folder, ``<root>/<game>/`` (served at ``/static``)."""
 
 
 def register_game(name: str, module: str, browser_dir: Path | None = None) -> None:
@@ -49,6 +60,13 @@ def register_game(name: str, module: str, browser_dir: Path | None = None) -> No
         GAME_NAMES.append(name)
     if browser_dir is not None:
         BROWSER_DIRS[name] = browser_dir
+
+
+def browser_folder(name: str) -> Path:
+    """The folder of the game ``name``'s browser code and page files (its ``ui.js``, its
+    :class:`GameFeatures` files); served at ``/static/js/games/<name>/`` either way."""
+    get_game(name)  # KeyError naming the choices for an unknown game
+    return BROWSER_DIRS.get(name, BUILT_IN_BROWSER_ROOT / name)
 
 
 def get_game(name: str) -> AnyGame:

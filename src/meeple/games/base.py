@@ -241,13 +241,16 @@ AnyGame: TypeAlias = Game[Any, Any]
 
 @dataclass(frozen=True)
 class GameFeatures:
-    """What a game offers beyond the contract, each as ``"module:name"`` (imported when asked).
+    """What a game offers beyond the contract: code as ``"module:name"``, pages' files by name.
 
-    The modules live with the game (its own folders, or ``meeple.analysis`` for
-    the built-in games' reviewers, which consult their bots: the games layer
-    imports nothing above it, so it names them instead). ``None`` (the
-    default) means the game does not offer it; its browser side is optional
-    exports of the game's ``ui.js`` (docs/adding-a-game.md).
+    The code (``reviewer`` to ``commands``) is imported when asked; its modules
+    live with the game (its own folders, or ``meeple.analysis`` for the
+    built-in games' reviewers, which consult their bots: the games layer
+    imports nothing above it, so it names them instead). The rest
+    (``stylesheet`` to ``analysis_page``) are files in the game's browser
+    folder (:func:`meeple.games.browser_folder`), read by the pages. ``None``
+    (the default) means the game does not offer it; its browser side is
+    optional exports of the game's ``ui.js`` (docs/adding-a-game.md).
     """
 
     reviewer: str | None = None
@@ -261,6 +264,8 @@ class GameFeatures:
     (``meeple.analysis.features.AnalysisBoard``); ``/analysis/<game>``."""
     commands: str | None = None
     """A module with ``register(subparsers)``: the game's ``meeple <game> ...`` commands."""
+    stylesheet: str | None = None
+    """Its CSS (``"game.css"``), linked on every page after meeple's own stylesheet."""
 
 
 NO_FEATURES = GameFeatures()

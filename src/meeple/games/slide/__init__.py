@@ -19,5 +19,6 @@ __all__ = ["FEATURES", "GAME", "Action", "Options", "Reveal", "SlideGame", "Stat
 FEATURES = GameFeatures(
     reviewer="meeple.analysis.slide_review:REVIEWER",
     commands="meeple.cli.slide",
+    stylesheet="game.css",
 )
 """What Slide offers beyond the contract: a review by play-outs, and its commands."""

@@ -21,5 +21,6 @@ FEATURES = GameFeatures(
     puzzles="meeple.analysis.summy_puzzles:CUTTER",
     analysis="meeple.analysis.summy_position:BOARD",
     commands="meeple.cli.summy",
+    stylesheet="game.css",
 )
 """What Summy offers beyond the contract: a review, puzzles, the analysis board, commands."""

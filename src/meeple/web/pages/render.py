@@ -12,7 +12,7 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from meeple.games import GAME_NAMES, games_with
+from meeple.games import GAME_NAMES, features_of, games_with
 from meeple.i18n import LANG_COOKIE, LANGUAGE_NAMES, LANGUAGES, catalog, negotiate
 
 TEMPLATES_DIR = Path(__file__).parent / "templates"
@@ -51,6 +51,20 @@ def catalog_url(lang: str) -> str:
     return f"/i18n/{lang}.json?v={catalog_json(lang)[1]}"
 
 
+def game_file_url(game: str, file: str) -> str:
+    """Where the browser fetches a file of ``game``'s browser folder (built in or not)."""
+    return f"/static/js/games/{game}/{file}"
+
+
+def game_stylesheets() -> list[str]:
+    """The stylesheet of every registered game that declares one, linked on every page."""
+    return [
+        game_file_url(name, sheet)
+        for name in GAME_NAMES
+        if (sheet := features_of(name).stylesheet) is not None
+    ]
+
+
 def render(request: Request, template: str, page: str, **context: Any) -> HTMLResponse:
     """The page ``template`` in the request's language."""
     lang = request_language(request)
@@ -64,6 +78,7 @@ def render(request: Request, template: str, page: str, **context: Any) -> HTMLRe
         page=page,
         games=GAME_NAMES,
         puzzle_games=games_with("puzzles"),
+        game_stylesheets=game_stylesheets(),
         **context,
     )
     return HTMLResponse(html, headers={"Content-Language": lang, "Vary": "Accept-Language, Cookie"})
