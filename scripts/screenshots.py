@@ -1,12 +1,15 @@
 """Screenshots of both games against a bot, at 1280x800 and 390x844, in chosen languages.
 
-Usage: ``python scripts/screenshots.py URL OUT_DIR [--langs en,fr] [--dark] [--jpeg]``
+Usage: ``python scripts/screenshots.py URL OUT_DIR [--langs en,fr] [--dark] [--jpeg]
+[--pages /account,/profile/{me},/replay/ID] [--no-games]``
 
 URL is a running ``meeple serve``; each shot is the first screen (the viewport, as a
 player sees it without scrolling), not the full page, so what needs scrolling is missing.
 A few Summy turns are played first (the best move by the engine's generator, sent on the
 page's own connection) and one tile is staged, so the board, the last move and the
 feedback line show; Slide is played until a pool card is chosen and its arrows show.
+``--pages`` adds the first screen of other pages, seen by the same guest (``{me}`` in a
+path is the guest's name), each saved as ``page-<path>-<size>-<lang>``.
 """
 
 from __future__ import annotations
@@ -86,6 +89,24 @@ def play_slide(page: Page) -> None:
         page.wait_for_timeout(250)
 
 
+def shoot_pages(
+    page: Page, url: str, paths: list[str], out: Path, suffix: str, options: dict[str, object]
+) -> None:
+    """The first screen of each path, as this page's guest sees it (made a guest if needed)."""
+    if not paths:
+        return
+    page.goto(f"{url}/")
+    me = page.evaluate("fetch('/api/auth/me').then((r) => r.json())")
+    if me is None:
+        page.evaluate("fetch('/api/auth/guest', {method: 'POST'})")
+        me = page.evaluate("fetch('/api/auth/me').then((r) => r.json())")
+    for path in paths:
+        page.goto(url + path.replace("{me}", str(me.get("name", ""))))
+        page.wait_for_timeout(1500)
+        slug = path.strip("/").replace("/", "-").replace("{me}", "me") or "home"
+        page.screenshot(path=str(out / f"page-{slug}-{suffix}.{options['type']}"), **options)  # type: ignore[arg-type]
+
+
 def main() -> None:
     """Play a bot at each game, size and language, and save the first screen of each table."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -94,6 +115,8 @@ def main() -> None:
     parser.add_argument("--langs", default="en")
     parser.add_argument("--dark", action="store_true", help="ask for the dark colour scheme")
     parser.add_argument("--jpeg", action="store_true", help="JPEG at quality 70 (small files)")
+    parser.add_argument("--pages", default="", help="other paths to shoot, comma-separated")
+    parser.add_argument("--no-games", action="store_true", help="only the home and --pages")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as play:
@@ -113,7 +136,7 @@ def main() -> None:
                 kind = "jpeg" if args.jpeg else "png"
                 options = {"type": kind, "quality": 70} if args.jpeg else {"type": kind}
                 page.screenshot(path=str(args.out / f"home-{suffix}.{kind}"), **options)  # type: ignore[arg-type]
-                for game in ("summy", "slide"):
+                for game in () if args.no_games else ("summy", "slide"):
                     page.goto(f"{args.url}/")
                     page.click(f'[data-bot="{game}"]')
                     page.wait_for_url("**/table/**")
@@ -123,6 +146,14 @@ def main() -> None:
                     else:
                         play_slide(page)
                     page.screenshot(path=str(args.out / f"{game}-{suffix}.{kind}"), **options)  # type: ignore[arg-type]
+                shoot_pages(
+                    page,
+                    args.url,
+                    [p for p in args.pages.split(",") if p],
+                    args.out,
+                    suffix,
+                    options,
+                )
                 context.close()
         browser.close()
 
