@@ -39,8 +39,13 @@ export function makeDraggable(node, hooks) {
       ghost.style.top = `${move.clientY}px`;
       hooks.move?.(move.clientX, move.clientY);
     };
+    // A finger's drag is a touch gesture too: unless its touchmoves are cancelled, Chromium reads a
+    // finger lifted while still moving as a fling, and the next tap (on "Play") only stops that
+    // fling, with no click. Cancelling a pointermove does not cancel the touchmove.
+    const onTouchMove = (touchMove) => { if (ghost && touchMove.cancelable) touchMove.preventDefault(); };
     const finish = (end, dropped) => {
       if (end.pointerId !== event.pointerId) return;
+      document.removeEventListener("touchmove", onTouchMove);
       document.removeEventListener("pointermove", onMove);
       document.removeEventListener("pointerup", onUp);
       document.removeEventListener("pointercancel", onCancel);
@@ -58,6 +63,7 @@ export function makeDraggable(node, hooks) {
     };
     const onUp = (up) => finish(up, true);
     const onCancel = (cancel) => finish(cancel, false);
+    document.addEventListener("touchmove", onTouchMove, { passive: false });
     document.addEventListener("pointermove", onMove);
     document.addEventListener("pointerup", onUp);
     document.addEventListener("pointercancel", onCancel);
