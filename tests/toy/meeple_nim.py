@@ -3,7 +3,8 @@
 Three piles of 3, 4 and 5 counters; two players take in turn any number of
 counters from one pile; who takes the last counter wins. Everything a game
 provides is here (rules, view, options model, bots, a reviewer, ``FEATURES``,
-``register()``) or in ``meeple_nim_browser/ui.js``; the tests load it as a server would, through
+``register()``) or in ``meeple_nim_browser/`` (``ui.js``, ``game.css``, ``messages/``,
+``rules.html``, ``picture.svg``); the tests load it as a server would, through
 ``MEEPLE_EXTRA_GAMES=meeple_nim`` (docs/adding-a-game.md).
 """
 
@@ -248,8 +249,15 @@ class NimReviewer:
 
 REVIEWER = NimReviewer()
 
-FEATURES = GameFeatures(reviewer=f"{__name__}:REVIEWER")
-"""What Nim offers beyond the contract: a review (its browser side is ``review`` in ui.js)."""
+FEATURES = GameFeatures(
+    reviewer=f"{__name__}:REVIEWER",
+    stylesheet="game.css",
+    messages="messages",
+    rules_page="rules.html",
+    picture="picture.svg",
+)
+"""What Nim offers beyond the contract: a review (its browser side is ``review`` in ui.js), and
+its look, texts, rules page and picture, files of ``meeple_nim_browser/``."""
 
 
 def register() -> None:

@@ -266,6 +266,16 @@ class GameFeatures:
     """A module with ``register(subparsers)``: the game's ``meeple <game> ...`` commands."""
     stylesheet: str | None = None
     """Its CSS (``"game.css"``), linked on every page after meeple's own stylesheet."""
+    messages: str | None = None
+    """A folder of ``<lang>.po`` files (``"messages"``): the game's texts, added to meeple's
+    catalogs (``meeple.i18n.game_catalog``); meeple's own keys keep their texts on a clash."""
+    rules_page: str | None = None
+    """A Jinja template extending ``base.html`` (``"rules.html"``): ``/rules/<game>``."""
+    picture: str | None = None
+    """An image (``"picture.svg"``, 320 by 180): the game's card on the home page."""
+    analysis_page: str | None = None
+    """A Jinja template (``"analysis.html"``) loading the game's board script:
+    ``/analysis/<game>``, shown when ``analysis`` is declared too."""
 
 
 NO_FEATURES = GameFeatures()

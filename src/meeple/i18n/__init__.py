@@ -4,7 +4,9 @@ Each language has one gettext catalog, ``po/<lang>.po``, read with Babel at
 start-up (no compile step). Message ids are dotted keys such as
 ``nav.sign_in``, never English sentences: a key that a catalog lacks is shown
 as the key itself, so a missing translation is visible on the page and the
-browser tests catch it.
+browser tests catch it. A game may bring its own texts in its own folder
+(``GameFeatures.messages``, see :func:`game_catalog`); they are added to
+meeple's, which keep their words on a clash.
 
 >>> catalog("fr").gettext("nav.play")
 'Jouer'
@@ -16,6 +18,7 @@ browser tests catch it.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from functools import cache
@@ -25,6 +28,8 @@ from typing import Any
 from babel import Locale
 from babel.messages.pofile import read_po
 from babel.plural import PluralRule
+
+from meeple.games import GAME_NAMES, browser_folder, features_of
 
 LANGUAGES: tuple[str, ...] = ("en", "fr", "ja", "it")
 """Every language the pages come in; the first is the fallback."""
@@ -41,6 +46,8 @@ LANG_COOKIE = "meeple_lang"
 """The cookie that remembers a chosen language."""
 
 PO_DIR = Path(__file__).parent / "po"
+
+_log = logging.getLogger(__name__)
 
 
 CLDR_ORDER = ("zero", "one", "two", "few", "many", "other")
@@ -107,12 +114,9 @@ class Catalog:
         return found
 
 
-@cache
-def catalog(lang: str) -> Catalog:
-    """The catalog of ``lang`` (one of :data:`LANGUAGES`), read once from its .po file."""
-    if lang not in LANGUAGES:
-        raise KeyError(f"unknown language {lang!r}; choose one of: {', '.join(LANGUAGES)}")
-    with (PO_DIR / f"{lang}.po").open("rb") as handle:
+def read_catalog(path: Path, lang: str) -> Catalog:
+    """The messages of one .po file in ``lang`` (its plural forms in that language's order)."""
+    with path.open("rb") as handle:
         po = read_po(handle, locale=lang)
     messages = {
         str(message.id): str(message.string)
@@ -128,6 +132,60 @@ def catalog(lang: str) -> Catalog:
         and all(message.string)
     }
     return Catalog(lang, messages, plurals)
+
+
+def catalog(lang: str) -> Catalog:
+    """The catalog of ``lang`` (one of :data:`LANGUAGES`): meeple's, then each game's own.
+
+    Read once for the games registered now (a game registered later makes a new one).
+    """
+    if lang not in LANGUAGES:
+        raise KeyError(f"unknown language {lang!r}; choose one of: {', '.join(LANGUAGES)}")
+    return _catalog(lang, tuple(GAME_NAMES))
+
+
+@cache
+def _catalog(lang: str, games: tuple[str, ...]) -> Catalog:
+    """meeple's catalog of ``lang`` with the messages of ``games`` added (see :func:`game_catalog`).
+
+    A key meeple's own catalog has keeps meeple's text, and a key two games
+    both have keeps the first registered game's: a game adds words, it never
+    rewords another's page. Each ignored text is logged once.
+    """
+    merged = read_catalog(PO_DIR / f"{lang}.po", lang)
+    messages, plurals = dict(merged.messages), dict(merged.plurals)
+    for game in games:
+        own = game_catalog(game, lang)
+        if own is None:
+            continue
+        taken = messages.keys() | plurals.keys()
+        clashes = sorted((own.messages.keys() | own.plurals.keys()) & taken)
+        if clashes:
+            _log.warning("game %r: its %s texts of taken keys are ignored: %s", game, lang, clashes)
+        for key, text in own.messages.items():
+            if key not in messages and key not in plurals:
+                messages[key] = text
+        for key, forms in own.plurals.items():
+            if key not in messages and key not in plurals:
+                plurals[key] = forms
+    return Catalog(lang, messages, plurals)
+
+
+def game_catalog(game: str, lang: str) -> Catalog | None:
+    """The game's own messages in ``lang`` (``GameFeatures.messages``: a folder of ``<lang>.po``).
+
+    A language the game's folder lacks takes its English file; ``None`` for a
+    game without messages of its own (the built-in games keep theirs in
+    meeple's catalogs).
+    """
+    folder = features_of(game).messages
+    if folder is None:
+        return None
+    root = browser_folder(game) / folder
+    for code in (lang, LANGUAGES[0]):
+        if (root / f"{code}.po").is_file():
+            return read_catalog(root / f"{code}.po", code)
+    return None
 
 
 def parse_accept_language(header: str) -> list[str]:

@@ -20,5 +20,7 @@ FEATURES = GameFeatures(
     reviewer="meeple.analysis.slide_review:REVIEWER",
     commands="meeple.cli.slide",
     stylesheet="game.css",
+    rules_page="rules.html",
+    picture="picture.svg",
 )
 """What Slide offers beyond the contract: a review by play-outs, and its commands."""

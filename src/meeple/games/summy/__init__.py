@@ -22,5 +22,8 @@ FEATURES = GameFeatures(
     analysis="meeple.analysis.summy_position:BOARD",
     commands="meeple.cli.summy",
     stylesheet="game.css",
+    rules_page="rules.html",
+    picture="picture.svg",
+    analysis_page="analysis.html",
 )
 """What Summy offers beyond the contract: a review, puzzles, the analysis board, commands."""

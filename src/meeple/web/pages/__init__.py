@@ -13,11 +13,10 @@ from pathlib import Path
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from jinja2 import TemplateNotFound
 
-from meeple.games import GAME_NAMES, games_with
+from meeple.games import GAME_NAMES, features_of, games_with
 from meeple.i18n import LANG_COOKIE, LANGUAGES
-from meeple.web.pages.render import catalog_json, render
+from meeple.web.pages.render import catalog_json, game_pictures, game_template, render
 from meeple.web.routes.games import describe_game
 
 STATIC_DIR = Path(__file__).parent.parent / "static"
@@ -34,6 +33,11 @@ def _known_game(game: str) -> str:
     return game
 
 
+def analysis_games() -> list[str]:
+    """The games with an analysis board and its page (both declared in their features)."""
+    return [name for name in games_with("analysis") if game_template(name, "analysis_page")]
+
+
 @router.get("/", response_class=HTMLResponse)
 def home(request: Request) -> HTMLResponse:
     """The home page and lobby: the games, quick play, open tables, create a table."""
@@ -42,7 +46,8 @@ def home(request: Request) -> HTMLResponse:
         "home.html",
         "home",
         game_infos=[describe_game(name) for name in GAME_NAMES],
-        analysis_games=games_with("analysis"),
+        analysis_games=analysis_games(),
+        pictures=game_pictures(),
     )
 
 
@@ -60,12 +65,11 @@ def sign_up(request: Request) -> HTMLResponse:
 
 @router.get("/rules/{game}", response_class=HTMLResponse)
 def rules(request: Request, game: str) -> HTMLResponse:
-    """A game's rules, with pictures of example moves."""
-    template = f"rules_{_known_game(game)}.html"
-    try:
-        return render(request, template, f"rules-{game}")
-    except TemplateNotFound:
-        raise HTTPException(404, f"there is no rules page for {game!r} yet") from None
+    """A game's rules, with pictures of example moves: the game's ``rules_page``."""
+    template = game_template(_known_game(game), "rules_page")
+    if template is None:
+        raise HTTPException(404, f"there is no rules page for {game!r} yet")
+    return render(request, template, f"rules-{game}")
 
 
 @router.get("/leaderboard/{game}", response_class=HTMLResponse)
@@ -100,12 +104,12 @@ def replay(request: Request, table_id: str) -> HTMLResponse:
 def analysis_board(request: Request, game: str) -> HTMLResponse:
     """A game's analysis board: set up any position and see every move, ranked.
 
-    Only for a game whose registration names a board; the page is the game's own
-    ``analysis_<game>.html``, its script the game's ``analysis.js``.
+    Only for a game whose registration names a board (``analysis``) and its
+    page (``analysis_page``, a template in the game's folder that loads its script).
     """
-    if game not in games_with("analysis"):
+    if game not in analysis_games():
         raise HTTPException(404, f"there is no analysis board for {game!r}")
-    return render(request, f"analysis_{game}.html", "analysis", game=game)
+    return render(request, f"{game}/{features_of(game).analysis_page}", "analysis", game=game)
 
 
 @router.get("/puzzles/{game}", response_class=HTMLResponse)
@@ -122,7 +126,7 @@ def puzzle(request: Request, game: str, puzzle_id: str = "") -> HTMLResponse:
         game=game,
         puzzle_id=puzzle_id[:16],
         rater_games=rater_games,
-        has_analysis=game in games_with("analysis"),
+        has_analysis=game in analysis_games(),
     )
 
 
