@@ -9,8 +9,26 @@ fresh). docs/adding-a-game.md walks through one.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from importlib import import_module
+
+EXTRA_GAMES_VARIABLE = "MEEPLE_EXTRA_GAMES"
+"""The setting naming the modules to load (``meeple.config.Settings.extra_games``)."""
+
+
+def modules_named(setting: str) -> list[str]:
+    """The module names of a comma-separated setting, blanks left out.
+
+    >>> modules_named(" meeple_nim, ,other ")
+    ['meeple_nim', 'other']
+    """
+    return [name.strip() for name in setting.split(",") if name.strip()]
+
+
+def load_games_from_environment() -> None:
+    """:func:`load_games` for the modules ``MEEPLE_EXTRA_GAMES`` names (the command line's way)."""
+    load_games(modules_named(os.environ.get(EXTRA_GAMES_VARIABLE, "")))
 
 
 def load_games(modules: Iterable[str]) -> None:

@@ -251,13 +251,15 @@ REVIEWER = NimReviewer()
 
 FEATURES = GameFeatures(
     reviewer=f"{__name__}:REVIEWER",
+    commands="meeple_nim_cli",
     stylesheet="game.css",
     messages="messages",
     rules_page="rules.html",
     picture="picture.svg",
 )
-"""What Nim offers beyond the contract: a review (its browser side is ``review`` in ui.js), and
-its look, texts, rules page and picture, files of ``meeple_nim_browser/``."""
+"""What Nim offers beyond the contract: a review (its browser side is ``review`` in ui.js),
+commands (``meeple nim best``, in ``meeple_nim_cli.py``), and its look, texts, rules page and
+picture, files of ``meeple_nim_browser/``."""
 
 
 def register() -> None:

@@ -1,7 +1,7 @@
 """The ``meeple`` command line: one sub-command group per module of :func:`command_modules`.
 
 Each game's group is the module its registration names (``FEATURES.commands``,
-see :mod:`meeple.games`); the rest are listed in :data:`COMMAND_MODULES`. Each
+see :mod:`meeple.games`), a game of ``MEEPLE_EXTRA_GAMES`` included; the rest are listed in :data:`COMMAND_MODULES`. Each
 module has ``register(subparsers)``, which adds its parser and sets ``func`` to
 a callable taking the parsed arguments and returning the exit status.
 """
@@ -14,7 +14,9 @@ import sys
 from collections.abc import Sequence
 from importlib import import_module
 
+from meeple.cli.common import fail
 from meeple.games import GAME_NAMES, features_of
+from meeple.plugins import EXTRA_GAMES_VARIABLE, load_games_from_environment
 
 COMMAND_MODULES: tuple[str, ...] = ("meeple.cli.arena", "meeple.cli.serve")
 """The command groups that belong to no one game."""
@@ -37,8 +39,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def load_extra_games() -> None:
+    """Load the games ``MEEPLE_EXTRA_GAMES`` names, as the server does, so their commands
+    and their games work here too; one line and exit status 2 if one cannot be loaded."""
+    try:
+        load_games_from_environment()
+    except Exception as exc:  # an import error, or anything a module's register() raises
+        setting = os.environ.get(EXTRA_GAMES_VARIABLE, "")
+        fail(f"cannot load the games of {EXTRA_GAMES_VARIABLE} ({setting}): {exc}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (2 for bad input)."""
+    load_extra_games()
     args = build_parser().parse_args(argv)
     try:
         status: int = args.func(args)
