@@ -282,3 +282,22 @@ def test_lobby_news_is_the_protocols_model_written_once_for_every_lobby_socket(
     assert written.count("table") == 1  # one news, three sockets
     for lobby in lobbies:
         lobby.close()
+
+
+def test_a_table_says_rated_only_while_two_seats_are_left_for_people(server: LiveServer) -> None:
+    host = server.client("host")
+    host.guest()
+    # Against bots only, nobody can be rated: the table says rated false at once.
+    one_bot = host.create_table(game="slide", seats=2, bots={"1": "random"}, rated=True)["table"]
+    assert one_bot["rated"] is False and one_bot["unrated_by_bots"] is True
+    # Two people and a bot: the people are rated among themselves.
+    mixed = host.create_table(game="slide", seats=3, bots={"2": "random"}, rated=True)["table"]
+    assert mixed["rated"] is True and mixed["unrated_by_bots"] is False
+    # Bots taking the free seats later make a rated table unrated, and the lobby is told.
+    table = host.create_table(game="slide", seats=3, rated=True)["table"]
+    assert table["rated"] is True
+    filled = host.post(f"/api/tables/{table['id']}/bots")["table"]
+    assert [s["bot"] is not None for s in filled["seats"]] == [False, True, True]
+    assert filled["rated"] is False and filled["unrated_by_bots"] is True
+    casual = host.create_table(game="slide", seats=2, bots={"1": "random"})["table"]
+    assert casual["rated"] is False and casual["unrated_by_bots"] is False

@@ -49,7 +49,7 @@ def used_keys() -> set[str]:
 def test_every_key_used_by_a_template_or_script_is_in_the_catalog() -> None:
     keys = used_keys()
     assert len(keys) > 150
-    assert sorted(keys - set(catalog("en").messages)) == []
+    assert sorted(key for key in keys if not catalog("en").has(key)) == []  # plurals too
 
 
 def test_translations_go_by_code_not_by_matching_sentences() -> None:

@@ -42,6 +42,16 @@ def rating_ranks(result_ranks: Sequence[int], seats: Sequence[SeatInfo]) -> dict
     }
 
 
+def rates_anyone(asked: bool, seats: Sequence[SeatInfo]) -> bool:
+    """Whether a table's game can change a rating: asked rated, and two seats not held by bots.
+
+    Bots are not rated players, so a game against bots only rates nobody (a
+    free seat may still take a person; a zombie's seat stays its player's).
+    This is what the table tells everyone as ``rated``.
+    """
+    return asked and sum(1 for s in seats if s.bot_level is None) >= 2
+
+
 def ordinal(mu: float, sigma: float) -> float:
     """openskill's conservative estimate: ``mu - 3 sigma`` (0 for a new player)."""
     return mu - 3 * sigma

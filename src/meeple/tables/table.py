@@ -43,6 +43,7 @@ from meeple.tables.log import (
 from meeple.tables.outcomes import Outcome
 from meeple.tables.owner_states import OwnerStates
 from meeple.tables.persist import store_event
+from meeple.tables.ratings import rates_anyone
 from meeple.tables.runtime import TableRuntime
 
 log = logging.getLogger(__name__)
@@ -264,7 +265,8 @@ class Table:
             "seat_count": info.seat_count,
             "seats": [s.to_json() for s in snap.seats],
             "private": info.private,
-            "rated": info.rated,
+            "rated": rates_anyone(info.rated, snap.seats),
+            "unrated_by_bots": info.rated and not rates_anyone(info.rated, snap.seats),
             "pace": info.pace,
             "move_seconds": info.move_seconds,
             "creator_id": info.creator_id,

@@ -149,7 +149,10 @@ class TableSummary(BaseModel):
     seat_count: int
     seats: list[SeatOut]
     private: bool
-    rated: bool
+    rated: bool = Field(description="the game can change ratings: asked rated, two seats not bots")
+    unrated_by_bots: bool = Field(
+        False, description="asked rated, but bots hold all seats but one: nobody is rated"
+    )
     pace: Literal["realtime", "turn"]
     move_seconds: int
     creator_id: int

@@ -16,6 +16,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from meeple.games import GAME_NAMES, features_of, games_with
 from meeple.i18n import LANG_COOKIE, LANGUAGES
+from meeple.tables.ratings import PROVISIONAL_GAMES
 from meeple.web.pages.render import catalog_json, game_pictures, game_template, render
 from meeple.web.routes.games import describe_game
 
@@ -75,13 +76,21 @@ def rules(request: Request, game: str) -> HTMLResponse:
 @router.get("/leaderboard/{game}", response_class=HTMLResponse)
 def leaderboard(request: Request, game: str) -> HTMLResponse:
     """A game's leaderboard."""
-    return render(request, "leaderboard.html", "leaderboard", game=_known_game(game))
+    return render(
+        request,
+        "leaderboard.html",
+        "leaderboard",
+        game=_known_game(game),
+        provisional_games=PROVISIONAL_GAMES,
+    )
 
 
 @router.get("/profile/{name}", response_class=HTMLResponse)
 def profile(request: Request, name: str) -> HTMLResponse:
     """A player's games, wins and rating over time."""
-    return render(request, "profile.html", "profile", name=name)
+    return render(
+        request, "profile.html", "profile", name=name, provisional_games=PROVISIONAL_GAMES
+    )
 
 
 @router.get("/table/{table_id}", response_class=HTMLResponse)

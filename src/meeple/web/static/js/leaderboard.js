@@ -2,6 +2,7 @@
 import { api, routes } from "./api.js";
 import { el } from "./i18n.js";
 import { avatar } from "./avatar.js";
+import { ratingText } from "./rating.js";
 
 const $ = (id) => document.getElementById(id);
 const game = $("leaderboard").dataset.game;
@@ -19,7 +20,7 @@ async function load() {
   $("leaderboard-rows").replaceChildren(...rows.map((row) => el("tr", {},
     el("td", {}, row.place),
     el("td", {}, el("a", { class: "player-link", href: `/profile/${encodeURIComponent(row.name)}` }, avatar(row.name), row.name)),
-    el("td", {}, `${row.rating}${row.provisional ? "?" : ""}`),
+    el("td", {}, ratingText(row.rating, row.provisional)),
     el("td", {}, row.games))));
   $("leaderboard-empty").hidden = rows.length > 0;
 }

@@ -1,6 +1,7 @@
 // The home page: quick play, play a bot, the live list of open tables, the create-table form.
 import { api, ensurePlayer, routes, wsUrl } from "./api.js";
 import { el, t } from "./i18n.js";
+import { botName } from "./bot_names.js";
 
 const $ = (id) => document.getElementById(id);
 /** The chosen game's radio button: its data says the players allowed and the bot levels. */
@@ -86,6 +87,24 @@ function updateForm() {
   const previous = [...$("seat-rows").querySelectorAll("select")].map((s) => s.value);
   $("seat-rows").replaceChildren(...Array.from({ length: seats }, (_, i) => seatRow(i, previous[i] || (i === 0 ? "me" : "open"), levels)));
   for (const fieldset of form.querySelectorAll(".game-options")) fieldset.hidden = fieldset.dataset.game !== game;
+  updateRated();
+}
+
+/** Bots are not rated players (the server's rule, tables/ratings.py `rates_anyone`): the box
+ * is unticked and disabled when fewer than two seats are left for people, with the reason. */
+function updateRated() {
+  const box = $("create-rated"), note = $("rated-note");
+  const choices = [...$("seat-rows").querySelectorAll("select")].map((s) => s.value);
+  const bots = choices.filter((c) => c.startsWith("bot:")).length;
+  const people = choices.length - bots;
+  if (!box.disabled) box.dataset.wanted = box.checked ? "on" : "";
+  box.disabled = people < 2;
+  box.checked = !box.disabled && box.dataset.wanted === "on";
+  let text = "";
+  if (people < 2) text = bots ? t("js.create.rated_bots") : t("js.create.rated_solo");
+  else if (bots) text = t("js.create.rated_people_only");
+  note.textContent = text;
+  note.hidden = !text;
 }
 
 /** The chosen game's options, as the form's checkboxes say. */
@@ -98,7 +117,10 @@ function chosenOptions(game) {
   return options;
 }
 
-form.addEventListener("change", (event) => { if (!event.target.name.startsWith("seat-")) updateForm(); });
+form.addEventListener("change", (event) => {
+  if (event.target.name.startsWith("seat-")) updateRated();
+  else if (event.target.name !== "rated") updateForm();
+});
 seatsInput.addEventListener("input", updateForm);
 form.addEventListener("submit", (event) => {
   event.preventDefault();
@@ -131,9 +153,9 @@ export function paceText(pace, seconds) {
 function drawTables(tables) {
   const rows = tables.map((table) => el("tr", { dataset: { table: table.id } },
     el("td", {}, t("game." + table.game)),
-    el("td", {}, table.seats.map((seat) => seat.name || (seat.bot ? t("bot." + seat.bot) : t("js.lobby.free_seat"))).join(", ")),
+    el("td", {}, table.seats.map((seat, i) => seat.name || botName(table.seats, i) || t("js.lobby.free_seat")).join(", ")),
     el("td", {}, paceText(table.pace, table.move_seconds)),
-    el("td", {}, table.rated ? t("js.lobby.rated") : t("js.lobby.casual")),
+    el("td", {}, table.rated ? t("js.lobby.rated") : t(table.unrated_by_bots ? "js.lobby.unrated_by_bots" : "js.lobby.casual")),
     el("td", {}, el("a", { href: `/table/${encodeURIComponent(table.id)}`,
       "aria-label": t("js.lobby.join_label", { game: t("game." + table.game) }) }, t("js.lobby.join")))));
   $("open-tables").replaceChildren(...rows);

@@ -3,6 +3,7 @@ import { api, routes } from "./api.js";
 import { ratingChart } from "./chart.js";
 import { el, t } from "./i18n.js";
 import { avatar } from "./avatar.js";
+import { ratingText } from "./rating.js";
 import { GAMES } from "/js/games.js";
 
 const $ = (id) => document.getElementById(id);
@@ -11,6 +12,12 @@ const GAME_NAMES = Object.keys(GAMES);
 $("profile").querySelector("h1").prepend(avatar(name, { size: "large" }));
 
 async function load() {
+/** A catalog text filled with "\u0000" where `node` goes: its pieces around the node. */
+function withNode(text, node) {
+  const [before, after = ""] = text.split("\u0000");
+  return [before, node, after];
+}
+
   let data;
   try {
     data = await api("GET", routes.profile(name));
@@ -24,10 +31,11 @@ async function load() {
   const finished = data.finished || {};
   const stats = GAME_NAMES.filter((game) => ratings.has(game) || finished[game]).map((game) => {
     const rating = ratings.get(game);
-    return el("div", { class: "stat" }, el("strong", {}, t("game." + game)), el("br"),
-      t("js.profile.played", { n: finished[game] ?? rating?.games ?? 0 }), " · ",
-      t("js.profile.won", { n: rating?.wins ?? 0 }),
-      rating ? el("span", {}, " · ", t("js.profile.rating", { rating: `${rating.rating}${rating.provisional ? "?" : ""}` })) : null);
+    return el("div", { class: "stat", dataset: { game } }, el("strong", {}, t("game." + game)), el("br"),
+      el("span", { class: "played" }, t("js.profile.played", { n: finished[game] ?? 0 })), " · ",
+      el("span", { class: "won" }, t("js.profile.won", { n: won[game] ?? 0 })),
+      rating ? el("span", {}, " · ", t("js.profile.rated_games", { n: rating.games }), " · ",
+        ...withNode(t("js.profile.rating", { rating: "\u0000" }), ratingText(rating.rating, rating.provisional))) : null);
   });
   $("profile-games").replaceChildren(...(stats.length ? stats : [el("p", {}, t("js.profile.no_games"))]));
   const series = {};

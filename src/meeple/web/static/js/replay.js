@@ -2,6 +2,7 @@
 import { api, routes } from "./api.js";
 import { el, t } from "./i18n.js";
 import { avatar } from "./avatar.js";
+import { botName } from "./bot_names.js";
 import { GAMES } from "/js/games.js";
 import { describeTableEvent } from "./table_log.js";
 
@@ -19,7 +20,7 @@ let review = null; // the game's review, once the server has made it
 function seatName(seat) {
   const entry = table && table.seats[seat];
   if (!entry) return t("js.table.seat_n", { n: seat + 1 });
-  return entry.bot ? t("bot." + entry.bot) : entry.name || t("js.table.seat_n", { n: seat + 1 });
+  return entry.bot ? botName(table.seats, seat) : entry.name || t("js.table.seat_n", { n: seat + 1 });
 }
 
 async function fetchStep(n) {

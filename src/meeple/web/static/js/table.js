@@ -5,6 +5,7 @@ import { TableConnection } from "./connection.js";
 import { GAMES } from "/js/games.js";
 import { describeTableEvent } from "./table_log.js";
 import { avatar } from "./avatar.js";
+import { botName } from "./bot_names.js";
 import { showTurnCue, playTurnSound } from "./turn_cue.js";
 
 const $ = (id) => document.getElementById(id);
@@ -38,7 +39,7 @@ function say(text, kind = "") {
 function seatName(seat) {
   const entry = info && info.seats ? info.seats[seat] : null;
   if (!entry) return t("js.table.seat_n", { n: seat + 1 });
-  if (entry.bot) return t("bot." + entry.bot);
+  if (entry.bot) return botName(info.seats, seat);
   const name = entry.name || t("js.table.free_seat");
   return entry.zombie ? `${name} (${t("js.table.zombie")})` : name;
 }

@@ -10,7 +10,7 @@ export function describeTableEvent(event, seatName, ui) {
       if (event.data.by === "timeout") lines.unshift(t("js.log.timeout", { name: who }));
       return lines.join(" ");
     }
-    case "join": return t("js.log.join", { name: event.data.name || who });
+    case "join": return t("js.log.join", { name: event.data.bot ? who : event.data.name || who });
     case "leave": return t("js.log.leave", { name: who });
     case "kick": return t("js.log.kick", { name: who });
     case "start": return t("js.log.start");

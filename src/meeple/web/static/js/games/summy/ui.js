@@ -394,7 +394,7 @@ export function createSummy(root, ctx) {
 export function describeSummy(event, seatName) {
   switch (event.type) {
     case "place": return t("js.summy.log_place", { name: seatName(event.seat), equation: [...(event.equation || "")].map(face).join(""), score: event.score ?? 0 });
-    case "discard": return t("js.summy.log_discard", { name: seatName(event.seat), n: event.count ?? event.tiles ?? "?" });
+    case "discard": { const n = event.count ?? event.tiles ?? "?"; return t("js.summy.log_discard", { name: seatName(event.seat), n, count: n }); }
     case "pass": return t("js.summy.log_pass", { name: seatName(event.seat) });
     case "game_over": return null; // the table's own "finish" line says it once
     default: return null;
