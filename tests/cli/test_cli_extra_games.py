@@ -1,4 +1,4 @@
-"""``meeple`` loads the games of ``MEEPLE_EXTRA_GAMES``, as the server does: a plugin's commands work."""
+"""``meeple`` loads the games of ``MEEPLE_EXTRA_GAMES`` as the server does: a plugin's commands."""
 
 from __future__ import annotations
 

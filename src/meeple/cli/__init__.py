@@ -1,9 +1,10 @@
 """The ``meeple`` command line: one sub-command group per module of :func:`command_modules`.
 
 Each game's group is the module its registration names (``FEATURES.commands``,
-see :mod:`meeple.games`), a game of ``MEEPLE_EXTRA_GAMES`` included; the rest are listed in :data:`COMMAND_MODULES`. Each
-module has ``register(subparsers)``, which adds its parser and sets ``func`` to
-a callable taking the parsed arguments and returning the exit status.
+see :mod:`meeple.games`), a game of ``MEEPLE_EXTRA_GAMES`` included; the rest
+are listed in :data:`COMMAND_MODULES`. Each module has ``register(subparsers)``,
+which adds its parser and sets ``func`` to a callable taking the parsed
+arguments and returning the exit status.
 """
 
 from __future__ import annotations
