@@ -94,7 +94,11 @@ class Settings(BaseSettings):
     )
     chat_max_chars: int = Field(500, ge=1)
     limit_auth: str = Field("10/minute", description="log-in and sign-up tries per address")
-    limit_guests: str = Field("20/hour", description="guest accounts made per address")
+    limit_guests: str = Field(
+        "60/minute;300/hour",
+        description="guest accounts made per address; a classroom behind one address makes"
+        " 30-odd at once, a script thousands (docs/security.md, Limits)",
+    )
     limit_chat: str = Field("20/minute", description="chat lines per user")
     limit_tables: str = Field("30/hour", description="tables opened per user")
     limit_analysis: str = Field(
@@ -175,7 +179,9 @@ class Settings(BaseSettings):
         try:
             parse_limit(value)
         except ValueError as exc:
-            raise ValueError(f"must read like '10/minute' or '20 per hour' ({exc})") from None
+            raise ValueError(
+                f"must read like '10/minute', '20 per hour' or '60/minute;300/hour' ({exc})"
+            ) from None
         return value
 
     @field_validator("trusted_proxies")

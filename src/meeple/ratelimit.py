@@ -1,8 +1,9 @@
 """Rate limits that hold under concurrency and across servers, on the `limits` library.
 
-Each kind of request has one moving-window limit (from the settings, in the
-library's notation: ``"10/minute"``, ``"20 per hour"``). A hit is checked and
-counted in one atomic step: in memory for one server, in Redis when
+Each kind of request has one moving-window limit, or several that must all
+allow it (from the settings, in the library's notation: ``"10/minute"``,
+``"20 per hour"``, ``"60/minute;300/hour"``). A hit is checked and counted in
+one atomic step per limit: in memory for one server, in Redis when
 ``MEEPLE_REDIS`` is set, so every server counts against the same window.
 """
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 import math
 import time
 
-from limits import RateLimitItem, parse
+from limits import RateLimitItem, parse_many
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
 
@@ -29,34 +30,60 @@ KINDS = {
 """Each limited kind of request, and how a refusal names it."""
 
 
-def parse_limit(text: str) -> RateLimitItem:
-    """A limit from its text (``"10/minute"``); ``ValueError`` if it cannot be read."""
-    item = parse(text)
-    if item.amount < 1:
+SIGN_IN_HELPS = frozenset({"guest"})
+"""Kinds whose refusal offers to sign in: an account needs no new guest."""
+
+
+def parse_limit(text: str) -> list[RateLimitItem]:
+    """The limits of a text (``"10/minute"``, ``"60/minute;300/hour"``), longest window first.
+
+    ``ValueError`` if it cannot be read.
+    """
+    items = parse_many(text)
+    if not items:
+        raise ValueError("no limit given")
+    if any(item.amount < 1 for item in items):
         raise ValueError("a limit allows at least one request")
-    return item
+    return sorted(items, key=lambda item: item.get_expiry(), reverse=True)
+
+
+def wait_text(seconds: int) -> str:
+    """A wait in plain English: seconds under a minute, else whole minutes rounded up."""
+    if seconds < 60:
+        return f"{seconds} s"
+    minutes = math.ceil(seconds / 60)
+    return f"{minutes} minute" if minutes == 1 else f"{minutes} minutes"
 
 
 class RateLimited(TableError):
-    """Too many requests of one kind: a refusal saying how long to wait (HTTP 429)."""
+    """Too many requests of one kind: a refusal saying how long to wait (HTTP 429).
+
+    ``reason`` is ``rate_limited_<kind>`` for a kind that signing in gets around
+    (pages then offer the sign-in link), else ``rate_limited``; ``params``
+    carry the wait in ``seconds`` for the pages to say in minutes.
+    """
 
     def __init__(self, kind: str, wait: float) -> None:
         self.retry_after = max(1, math.ceil(wait))
+        self.kind = kind
+        hint = ", or sign in" if kind in SIGN_IN_HELPS else ""
         super().__init__(
             "rate_limited",
-            f"too many {KINDS[kind]}; try again in {self.retry_after} s",
+            f"too many {KINDS[kind]}; try again in {wait_text(self.retry_after)}{hint}",
+            reason=f"rate_limited_{kind}" if kind in SIGN_IN_HELPS else None,
             params={"seconds": self.retry_after},
         )
 
 
 class RateLimits:
-    """The server's limits, one per kind, with their shared storage."""
+    """The server's limits, one or more per kind, with their shared storage."""
 
     def __init__(self, limits: dict[str, str], redis_url: str | None = None) -> None:
         unknown = set(limits) - set(KINDS)
         if unknown:
             raise ValueError(f"unknown rate limit kinds: {sorted(unknown)}")
         self.items = {kind: parse_limit(text) for kind, text in limits.items()}
+        """Each kind's limits, longest window first."""
         self.storage: Storage
         if redis_url:
             self.storage = RedisStorage(
@@ -67,14 +94,18 @@ class RateLimits:
         self.limiter = MovingWindowRateLimiter(self.storage)
 
     async def hit(self, kind: str, key: str) -> None:
-        """Count one ``kind`` request from ``key``; :class:`RateLimited` if over the limit."""
-        item = self.items.get(kind)
-        if item is None:
-            return
-        if await self.limiter.hit(item, kind, key):
-            return
-        stats = await self.limiter.get_window_stats(item, kind, key)
-        raise RateLimited(kind, stats.reset_time - time.time())
+        """Count one ``kind`` request from ``key``; :class:`RateLimited` if over a limit.
+
+        The limits are hit longest window first, each atomically: a request the
+        hour refuses costs no place in the minute; one the minute refuses has
+        used a place in the hour (an abuser's refused burst still counts). No
+        limit ever lets through more than its amount.
+        """
+        for item in self.items.get(kind, ()):
+            if await self.limiter.hit(item, kind, key):
+                continue
+            stats = await self.limiter.get_window_stats(item, kind, key)
+            raise RateLimited(kind, stats.reset_time - time.time())
 
     async def reset(self) -> None:
         """Forget every count (for tests and operators)."""

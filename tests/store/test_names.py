@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy
 from alembic import command
+from alembic.script import ScriptDirectory
 from hypothesis import given
 from hypothesis import strategies as st
 from server_harness import LiveServer
@@ -163,7 +164,8 @@ def test_migration_0006_names_the_colliding_accounts_and_changes_nothing(db_url:
         for user_id, name in ((2, "twin-two"), (6, "Ada-three")):
             connection.execute(users.update().where(users.c.id == user_id).values(name=name))
     database.migrate()
-    assert version(database) == "0006"
+    # Past 0006, up to the newest revision (later ones add their own changes).
+    assert version(database) == ScriptDirectory.from_config(alembic_config()).get_current_head()
     found = {typed: database.call(queries.user_by_name, typed) for typed in
              ("TWIN32717", "twin-two", "solo", "ａｄａ2", "ada-THREE", "guest-0A1B2C")}  # fmt: skip
     assert {typed: user.id for typed, user in found.items() if user} == {

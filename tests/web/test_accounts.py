@@ -1,13 +1,16 @@
-"""Accounts over real HTTP: register, log in and out, guests, cookies, rules, rate limits."""
+"""Accounts over real HTTP: register, log in and out, guests, cookies, rules, rate limits;
+one's own account: sign out everywhere, export what the site holds, delete it."""
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
 import pytest
-from server_harness import LiveServer, make_settings, running
+from server_harness import Client, LiveServer, make_settings, play_out, running
 
+from meeple.config import Settings
 from meeple.web import sockets
 
 
@@ -222,3 +225,119 @@ def test_many_sockets_recheck_their_sessions_in_a_few_queries(
     assert socks[5].recv_until(lambda m: m.get("id") == "me")["code"] == "sign_in"
     socks[6].send({"type": "chat", "id": "me", "text": "still me"})
     assert socks[6].recv_until(lambda m: m.get("id") == "me")["type"] == "ack"
+
+
+def test_a_guest_refusal_says_minutes_offers_to_sign_in_and_gives_retry_after(
+    tmp_path: Path,
+) -> None:
+    """Over the guest limit: 429, code kept, the wait in seconds for clients, minutes in words."""
+    with running(make_settings(tmp_path, limit_guests="30/minute;2/hour")) as server:
+        for _ in range(2):
+            server.client().guest()
+        refused = server.client().http.post("/api/auth/guest")
+        body = refused.json()
+        assert refused.status_code == 429 and body["code"] == "rate_limited"
+        assert body["reason"] == "rate_limited_guest"
+        assert 3590 < body["retry_after"] <= 3600
+        assert body["retry_after"] == int(refused.headers["retry-after"])
+        assert body["params"] == {"seconds": body["retry_after"]}
+        assert body["detail"].endswith("try again in 60 minutes, or sign in")
+
+
+def test_the_default_guest_limit_lets_a_classroom_in_and_stops_a_script(tmp_path: Path) -> None:
+    """35 pupils behind one address all get a guest at once; a loop is stopped within the minute."""
+    default = Settings.model_fields["limit_guests"].default
+    with running(make_settings(tmp_path, limit_guests=default)) as server:
+        codes = [server.client().http.post("/api/auth/guest").status_code for _ in range(70)]
+        assert codes[:35] == [201] * 35
+        assert codes.count(201) == 60 and codes[60:] == [429] * 10
+
+
+def finished_game_of(client: Client) -> str:
+    """A Slide game against a bot, played to its end by ``client``; its table id."""
+    table_id: str = client.create_table(game="slide", seats=2, bots={"1": "random"})["table"]["id"]
+    client.post(f"/api/tables/{table_id}/start")
+    sock = client.connect(table_id)
+    play_out({0: sock}, "slide")
+    sock.send({"type": "chat", "id": "gg", "text": "good game, bot"})
+    assert sock.recv_until(lambda m: m.get("id") == "gg")["type"] == "ack"
+    sock.close()
+    return table_id
+
+
+def test_signing_out_everywhere_ends_every_session(server: LiveServer) -> None:
+    laptop, phone = server.client("laptop"), server.client("phone")
+    laptop.register("Hopper", "Compiler-Nanosecond-1952")
+    phone.post("/api/auth/login", {"name": "Hopper", "password": "Compiler-Nanosecond-1952"})
+    assert laptop.get("/api/account")["open_sessions"] == 2
+    phone.post("/api/account/signout-everywhere", expect=204)
+    assert phone.get("/api/auth/me") is None
+    assert laptop.get("/api/auth/me") is None
+    laptop.post("/api/auth/login", {"name": "Hopper", "password": "Compiler-Nanosecond-1952"})
+    assert laptop.get("/api/account")["open_sessions"] == 1
+
+
+def test_the_export_holds_the_players_data_and_no_secret(server: LiveServer) -> None:
+    ada = server.client("ada")
+    me = ada.register("Byron", "Poetical-Science-1815")
+    table_id = finished_game_of(ada)
+    response = ada.http.get("/api/account", params={"download": "true"})
+    assert response.status_code == 200
+    assert "attachment" in response.headers["content-disposition"]
+    data = response.json()
+    assert data["account"]["name"] == "Byron" and data["account"]["id"] == me["id"]
+    game = next(g for g in data["games"] if g["id"] == table_id)
+    assert game["status"] == "finished" and game["seat"] == 0 and game["result"]["winners"] is not None
+    assert [c["text"] for c in data["chat"]] == ["good game, bot"]
+    assert data["open_sessions"] == 1 and data["puzzle_attempts"] == []
+    text = response.text
+    cookie = ada.http.cookies["meeple_session"]
+    assert "argon2" not in text and "password" not in text and cookie not in text
+    token = server.services.signer.loads(cookie)
+    assert token is not None and token not in text
+    stranger = server.client("stranger")
+    stranger.get("/api/account", expect=401)
+
+
+def test_deleting_the_account_keeps_its_games_anonymous_and_frees_the_name(
+    server: LiveServer,
+) -> None:
+    ada = server.client("ada")
+    me = ada.register("Lovelace", "Analytical-Engine-1843")
+    table_id = finished_game_of(ada)
+    other = server.client("other")
+    other.post("/api/auth/login", {"name": "Lovelace", "password": "Analytical-Engine-1843"})
+    wrong = ada.post("/api/account/delete", {"password": "not-the-password"}, expect=401)
+    assert wrong["code"] == "wrong_password"
+    gone = ada.post("/api/account/delete", {"password": "Analytical-Engine-1843"})
+    assert gone["id"] == me["id"] and gone["name"].startswith("deleted player ")
+    assert ada.get("/api/auth/me") is None and other.get("/api/auth/me") is None
+    again = {"name": "Lovelace", "password": "Analytical-Engine-1843"}
+    assert ada.post("/api/auth/login", again, expect=401)["code"] == "wrong_password"
+    server.client().get("/api/users/Lovelace", expect=404)
+    kept = server.client().get(f"/api/users/{gone['name']}")
+    assert [t["id"] for t in kept["recent_tables"]] == [table_id]
+    assert kept["recent_tables"][0]["result"] is not None
+    record = server.client().get(f"/api/tables/{table_id}/record")
+    assert "Lovelace" not in json.dumps(record)
+    newcomer = server.client("newcomer")
+    assert newcomer.register("Lovelace", "Another-Person-2024")["id"] != me["id"]
+    assert newcomer.get("/api/users/Lovelace")["recent_tables"] == []
+
+
+def test_a_guest_has_no_account_to_delete_and_a_seat_in_play_blocks_deletion(
+    server: LiveServer,
+) -> None:
+    guest = server.client("guest")
+    guest.guest()
+    refused = guest.post("/api/account/delete", {"password": "whatever-it-is"}, expect=409)
+    assert refused["code"] == "guest_no_account"
+    guest.post("/api/account/signout-everywhere", expect=409)
+    player = server.client("player")
+    player.register("Noether", "Symmetry-Conserved-1918")
+    table_id = player.create_table(game="slide", seats=2)["table"]["id"]
+    blocked = player.post(
+        "/api/account/delete", {"password": "Symmetry-Conserved-1918"}, expect=409
+    )
+    assert blocked["code"] == "account_in_game" and blocked["params"]["tables"] == [table_id]
+    assert player.get("/api/auth/me")["name"] == "Noether"

@@ -31,7 +31,10 @@ class Base(DeclarativeBase):
 
 
 class User(Base):
-    """An account, or a guest playing under a generated name (no password)."""
+    """An account, or a guest playing under a generated name (no password).
+
+    A deleted account keeps its row under an anonymous name (see :class:`DeletedAccount`).
+    """
 
     __tablename__ = "users"
 
@@ -41,6 +44,15 @@ class User(Base):
     password_hash: Mapped[str | None] = mapped_column(String(255), nullable=True)
     guest: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[float] = mapped_column(Float)
+
+
+class DeletedAccount(Base):
+    """An account its player deleted: the user row stays, anonymous, for its games' sake."""
+
+    __tablename__ = "deleted_accounts"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    deleted_at: Mapped[float] = mapped_column(Float)
 
 
 class GameTable(Base):

@@ -14,6 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from meeple.store.models import (
+    DeletedAccount,
     GameReview,
     GameTable,
     PuzzleAttempt,
@@ -252,11 +253,11 @@ def user_ratings(session: Session, user_id: int) -> list[Rating]:
 
 
 def leaderboard(session: Session, game: str, limit: int) -> list[tuple[Rating, str]]:
-    """The best-rated users of ``game`` (by mu - 3 sigma) with their names."""
+    """The best-rated users of ``game`` (by mu - 3 sigma) with their names; no deleted ones."""
     rows = session.execute(
         select(Rating, User.name)
         .join(User, User.id == Rating.user_id)
-        .where(Rating.game == game)
+        .where(Rating.game == game, User.id.not_in(select(DeletedAccount.user_id)))
         .order_by((Rating.mu - 3 * Rating.sigma).desc(), Rating.games.desc())
         .limit(limit)
     )

@@ -75,6 +75,14 @@ def end_session(session: Session, token_hash: str) -> None:
     session.execute(delete(LoginSession).where(LoginSession.token_hash == token_hash))
 
 
+def end_all_sessions(session: Session, user_id: int) -> int:
+    """End every session of the user, this one too (signing out everywhere); how many ended."""
+    result: CursorResult[Any] = session.execute(  # type: ignore[assignment]
+        delete(LoginSession).where(LoginSession.user_id == user_id)
+    )
+    return result.rowcount or 0
+
+
 def set_password(session: Session, user_id: int, password_hash: str, keep: str | None) -> int:
     """Store a new password hash and end every session of the user but ``keep``.
 

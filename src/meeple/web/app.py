@@ -28,7 +28,7 @@ from meeple.web.errors import http_status
 from meeple.web.guard import InputGuard
 from meeple.web.headers import SecurityHeaders
 from meeple.web.reconnect_rush import TABLE_SOCKET_PATH, table_socket_route
-from meeple.web.routes import analysis, auth, games, puzzles, records, tables, users
+from meeple.web.routes import account, analysis, auth, games, puzzles, records, tables, users
 from meeple.web.schemas import BotStatsOut, HealthOut
 from meeple.web.services import Services
 from meeple.web.sockets import router as sockets_router
@@ -68,7 +68,14 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
     @app.exception_handler(TableError)
     async def table_error(_request: Request, exc: TableError) -> JSONResponse:
         headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, RateLimited) else None
-        body = {"detail": exc.message, "code": exc.code, "reason": exc.reason, "params": exc.params}
+        body: dict[str, object] = {
+            "detail": exc.message,
+            "code": exc.code,
+            "reason": exc.reason,
+            "params": exc.params,
+        }
+        if isinstance(exc, RateLimited):
+            body["retry_after"] = exc.retry_after
         return JSONResponse(
             body,
             status_code=http_status(exc),
@@ -90,6 +97,7 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
         return HealthOut(status="ok", version=__version__, bots=BotStatsOut(**stats))
 
     app.include_router(auth.router)
+    app.include_router(account.router)
     app.include_router(games.router)
     app.include_router(tables.router)
     app.include_router(records.router)

@@ -31,6 +31,8 @@ HTTP_STATUS: dict[str, int] = {
     "conflict": 409,
     "name_taken": 409,
     "guest_no_password": 409,
+    "guest_no_account": 409,
+    "account_in_game": 409,
     "not_over": 409,
     "rate_limited": 429,
 }

@@ -38,6 +38,9 @@ class ErrorOut(BaseModel):
         None, description="the exact rule, for translations", examples=["eq_false"]
     )
     params: dict[str, Any] | None = Field(None, description="the blanks of the reason's sentence")
+    retry_after: int | None = Field(
+        None, description="429 only: seconds to wait (as the Retry-After header)", examples=[1841]
+    )
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
