@@ -18,7 +18,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_harness import NewPage, ServerProcess, guest, own_server, shot, wait_finished
+from browser_harness import (
+    NewPage,
+    ServerProcess,
+    guest,
+    own_server,
+    shot,
+    untranslated,
+    wait_finished,
+)
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -44,7 +52,9 @@ def test_the_registry_offers_the_toy_game_with_its_bots(live: ServerProcess) -> 
         assert (games["nim"]["min_players"], games["nim"]["max_players"]) == (2, 2)
         assert "nim" in client.get("/js/games.js").text
         assert client.get("/static/js/games/nim/ui.js").status_code == 200
-        assert client.get("/rules/nim").status_code == 404  # no rules page: a plain refusal
+        assert "Nim: the rules" in client.get("/rules/nim").text  # its folder's rules.html
+        assert client.get("/static/js/games/nim/game.css").status_code == 200
+        assert client.get("/analysis/nim").status_code == 404  # no board: a plain refusal
 
 
 def test_a_person_plays_the_toy_game_to_the_end_in_the_browser(
@@ -84,6 +94,19 @@ def test_a_person_plays_the_toy_game_to_the_end_in_the_browser(
         assert record["game"] == "nim" and record["actions"]
     page.goto(f"/replay/{table_id}")
     expect(page.locator("#game")).to_contain_text("Pile 1")
+    # Nim's texts and look come from its own folder: its name, never a catalog key, and
+    # the felt of its game.css under the piles.
+    expect(page.locator("main")).to_contain_text("Nim")
+    assert untranslated(page) == []
+    piles = page.locator(".nim-piles")
+    assert piles.evaluate("e => getComputedStyle(e).borderTopLeftRadius") == "10px"
+    assert piles.evaluate("e => getComputedStyle(e).color") == "rgb(255, 255, 255)"
+    french = new_page("fr")
+    french.goto(f"/replay/{table_id}")
+    expect(french.locator("#game")).to_contain_text("Tas 1")
+    assert untranslated(french) == []
+    french.goto("/rules/nim")
+    expect(french.locator("h1")).to_have_text("Le Nim : les règles")
 
 
 def reviewed_nim_game(live: ServerProcess) -> tuple[str, dict[str, Any], dict[str, Any]]:
