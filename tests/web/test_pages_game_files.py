@@ -104,3 +104,21 @@ def test_a_game_without_a_rules_page_or_analysis_page_answers_404(client: TestCl
     assert client.get("/analysis/nim").status_code == 404
     assert client.get("/rules/nope").status_code == 404
     assert client.get("/rules/summy").status_code == 200
+
+
+def test_nims_catalog_has_every_key_it_uses_in_every_language(client: TestClient) -> None:
+    folder = games.browser_folder("nim")
+    english = i18n.game_catalog("nim", "en")
+    assert english is not None
+    for lang in LANGUAGES:
+        own = i18n.game_catalog("nim", lang)
+        assert own is not None and own.lang == lang  # its own file, not the English fallback
+        assert own.messages.keys() == english.messages.keys()
+        for key, text in english.messages.items():
+            assert set(re.findall(r"\{(\w*)\}", own.messages[key])) == set(
+                re.findall(r"\{(\w*)\}", text)
+            ), (lang, key)
+    used = set(re.findall(r"""_\(["']([a-z_.]+[a-z_])["']""", (folder / "rules.html").read_text()))
+    used |= set(re.findall(r"""\bt\("([a-z_.]+[a-z_])"[,)]""", (folder / "ui.js").read_text()))
+    assert len(used) > 10
+    assert sorted(used - english.messages.keys() - catalog("en").messages.keys()) == []

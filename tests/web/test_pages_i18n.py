@@ -38,7 +38,8 @@ def test_every_language_has_every_key_with_the_same_fields(lang: str) -> None:
 
 def used_keys() -> set[str]:
     keys: set[str] = set()
-    for template in (WEB / "pages" / "templates").glob("*.html"):
+    pages = (WEB / "pages" / "templates").glob("*.html")
+    for template in [*pages, *(WEB / "static" / "js" / "games").rglob("*.html")]:  # games' pages
         keys |= set(re.findall(r"""_\(["']([a-z_.]+[a-z_])["']""", template.read_text()))
     for script in (WEB / "static" / "js").rglob("*.js"):
         keys |= set(re.findall(r"""\bt\("([a-z_.]+[a-z_])"[,)]""", script.read_text()))

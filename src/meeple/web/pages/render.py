@@ -130,6 +130,7 @@ def render(request: Request, template: str, page: str, **context: Any) -> HTMLRe
         games=GAME_NAMES,
         puzzle_games=games_with("puzzles"),
         game_stylesheets=game_stylesheets(),
+        rules_games=[name for name in GAME_NAMES if features_of(name).rules_page],
         **context,
     )
     return HTMLResponse(html, headers={"Content-Language": lang, "Vary": "Accept-Language, Cookie"})
