@@ -102,3 +102,24 @@ def test_a_record_that_does_not_replay_is_refused() -> None:
         review_game(broken)
     with pytest.raises(RecordError, match="not 'summy'"):
         review_game(dataclasses.replace(record, game="slide"))
+
+
+def test_the_strong_bots_choice_names_its_equation_or_its_discard() -> None:
+    """The review's words for the strong bot fit its choice: an equation to write for a
+    placement, the tiles for a discard (it scores 0 then), nothing for a pass."""
+    kinds = set()
+    for game in GAMES[:3]:
+        for line in review_game(game.record):
+            strong = line.to_json()["strong"]
+            kind = strong["action"]["type"]
+            kinds.add(kind)
+            if kind == "place":
+                assert line.strong_move is not None
+                placed = check_move(line.position, line.strong_move.placement)
+                assert strong["equation"] == placed.equation_text
+                assert strong["score"] == placed.score
+            else:
+                assert strong["equation"] is None and strong["score"] == 0
+                if kind == "discard":
+                    assert strong["action"]["tiles"]
+    assert "place" in kinds

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from urllib.parse import quote
 
@@ -51,6 +52,11 @@ def test_a_position_set_by_hand_lists_every_move_and_previews_one(new_page: NewP
     expect(page.locator("#moves li")).to_have_count(count)
     best = max(move.score for move in expected)
     expect(page.locator("#moves li").first).to_contain_text(f"{best} points")
+    # Equations as the board writes them (× not x); where a move goes is shown on the board,
+    # not as grid coordinates such as "across 0,-5".
+    listed = page.locator("#moves").inner_text()
+    assert "x" not in listed and "×" in listed, listed
+    assert re.search(r"\d,-?\d", listed) is None, listed
     # Hover a move: its tiles appear faded on the board; select it: they stay.
     first = page.locator(".move-choice").first
     first.hover()

@@ -12,21 +12,7 @@ from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
-
-def reviewed_bot_game(live: ServerProcess, game: str) -> tuple[str, dict[str, Any]]:
-    """A finished game of a random bot against a greedy one, once the server reviewed it."""
-    with live.client() as client:
-        guest(client)
-        body = {"game": game, "seats": 2, "bots": {"0": "random", "1": "greedy"}, "sit": False}
-        table_id = client.post("/api/tables", json=body).json()["table"]["id"]
-        client.post(f"/api/tables/{table_id}/start").raise_for_status()
-        wait_finished(client, table_id)
-        for _ in range(600):
-            answer = client.get(f"/api/tables/{table_id}/review")
-            if answer.status_code == 200:
-                return table_id, answer.json()
-            time.sleep(0.2)
-    raise AssertionError("the server never reviewed the game")
+WRITTEN = str.maketrans({"x": "×", ":": "÷", "-": "−"})
 
 
 def test_the_replay_shows_the_best_move_ghosted_and_what_was_missed(
@@ -45,7 +31,8 @@ def test_the_replay_shows_the_best_move_ghosted_and_what_was_missed(
     ghosts = page.locator(".tile.ghost")
     expect(ghosts).to_have_count(len(line["best"]["tiles"]))
     panel = page.locator("#review-line")
-    expect(panel).to_contain_text(line["best"]["equation"])
+    # Written as the board and the log write it: × ÷ − for x : -.
+    expect(panel).to_contain_text(line["best"]["equation"].translate(WRITTEN))
     expect(panel).to_contain_text(f"{line['missed']} points missed")
     expect(page.locator(".review-summary").first).to_contain_text(re.compile(r"points missed"))
     shot(page, "replay-review")

@@ -50,6 +50,8 @@ class ReviewedAction:
     best: Move | None
     strong_action: JSON
     strong_score: int
+    strong_move: Move | None = None
+    """The strong bot's placement (``None``: it would discard or pass), for its equation."""
 
     @property
     def best_score(self) -> int:
@@ -76,7 +78,11 @@ class ReviewedAction:
             "best": move_to_json(self.best) if self.best is not None else None,
             "best_score": self.best_score,
             "missed": self.missed,
-            "strong": {"action": self.strong_action, "score": self.strong_score},
+            "strong": {
+                "action": self.strong_action,
+                "score": self.strong_score,
+                "equation": self.strong_move.equation_text if self.strong_move else None,
+            },
             "strong_differs": self.strong_differs,
         }
 
@@ -137,7 +143,7 @@ def review_action(index: int, state: SummyState, seat: Seat, data: JSON) -> Revi
     else:
         played_type, played_score = ("discard" if isinstance(action, Discard) else "pass"), 0
     found = best_moves(position, 1)
-    strong_action, strong_score = strong_choice(state, seat)
+    strong_action, strong_score, strong_move = strong_choice(state, seat)
     return ReviewedAction(
         index=index,
         seat=seat,
@@ -148,18 +154,20 @@ def review_action(index: int, state: SummyState, seat: Seat, data: JSON) -> Revi
         best=found[0] if found else None,
         strong_action=strong_action,
         strong_score=strong_score,
+        strong_move=strong_move,
     )
 
 
-def strong_choice(state: SummyState, seat: Seat) -> tuple[JSON, int]:
-    """What the ``strong`` bot would play from ``seat``'s view, and what it scores now."""
+def strong_choice(state: SummyState, seat: Seat) -> tuple[JSON, int, Move | None]:
+    """What the ``strong`` bot would play from ``seat``'s view, what it scores now, and its
+    placement (``None`` for a discard or a pass)."""
     view = GAME.view(state, seat)
     seen = read_view(view, seat)
     ranked = rank_candidates(seen, view_rng(STRONG_SEED, view, seat), Deadline(3600.0))
     if not ranked:
-        return {"type": "pass"}, 0
+        return {"type": "pass"}, 0, None
     _value, candidate = ranked[0]
-    return candidate.action(seen.hand), candidate.score
+    return candidate.action(seen.hand), candidate.score, candidate.move
 
 
 def summarize(review: Sequence[ReviewedAction], players: int) -> list[PlayerSummary]:

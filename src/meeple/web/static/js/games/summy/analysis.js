@@ -122,8 +122,9 @@ function listMoves() {
       onmouseleave: () => { shown = null; draw(); },
       onfocus: () => { shown = move; draw(); },
       onblur: () => { shown = null; draw(); },
-    }, t("js.analysis.move", { points: move.score, equation: move.equation, tiles: move.tiles.length }),
-    el("span", { class: "muted" }, ` · ${t("js.summy.dir_" + move.dir)} ${move.run.row},${move.run.col}`)));
+    }, t("js.analysis.move", { points: move.score, equation: [...move.equation].map(face).join(""), tiles: move.tiles.length }),
+    // Where it goes is shown on the board (hover, focus or select), not as grid coordinates.
+    el("span", { class: "muted" }, ` · ${t("js.summy.dir_" + move.dir)}`)));
     return item;
   }));
 }
