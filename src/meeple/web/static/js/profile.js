@@ -30,6 +30,9 @@ function withNode(text, node) {
   const ratings = new Map(data.ratings.map((r) => [r.game, r]));
   const finished = data.finished || {};
   const stats = GAME_NAMES.filter((game) => ratings.has(game) || finished[game]).map((game) => {
+  const won = data.won || {};
+  // Played and won count the same games (every finished one, rated or not); the rated
+  // ones, which alone move the rating, are counted apart.
     const rating = ratings.get(game);
     return el("div", { class: "stat", dataset: { game } }, el("strong", {}, t("game." + game)), el("br"),
       el("span", { class: "played" }, t("js.profile.played", { n: finished[game] ?? 0 })), " · ",
