@@ -147,6 +147,26 @@ def wait_finished(client: httpx.Client, table_id: str, seconds: float = 120) -> 
     raise AssertionError(f"table {table_id} did not finish in {seconds} s")
 
 
+def reviewed_bot_game(
+    live: ServerProcess, game: str, levels: tuple[str, ...] = ("random", "greedy")
+) -> tuple[str, dict[str, Any]]:
+    """A finished game of bots of these levels (one a seat), once the server reviewed it."""
+    with live.client() as client:
+        guest(client)
+        bots = {str(seat): level for seat, level in enumerate(levels)}
+        body = {"game": game, "seats": len(levels), "bots": bots, "sit": False}
+        table_id = client.post("/api/tables", json=body).json()["table"]["id"]
+        client.post(f"/api/tables/{table_id}/start").raise_for_status()
+        wait_finished(client, table_id)
+        for _ in range(600):
+            answer = client.get(f"/api/tables/{table_id}/review")
+            if answer.status_code == 200:
+                review: dict[str, Any] = answer.json()
+                return table_id, review
+            time.sleep(0.2)
+    raise AssertionError("the server never reviewed the game")
+
+
 def shot(page: Page, name: str) -> None:
     """Save a full-page screenshot as tests/artifacts/<name>.png."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import re
-import time
-from typing import Any
 
 import pytest
-from browser_harness import NewPage, ServerProcess, guest, shot, wait_finished
+from browser_harness import NewPage, ServerProcess, reviewed_bot_game, shot
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser

@@ -98,7 +98,7 @@ def test_a_private_table_is_reached_only_through_its_invite_link(new_page: NewPa
 
     bob = new_page("en-GB")
     bob.goto(f"/table/{table_id}")
-    expect(bob.locator("#message")).to_have_text(
+    expect(bob.locator("#table-gone-text")).to_have_text(
         "There is no such table, or it is private: ask for its invite link."
     )
     bob.goto(link.input_value())

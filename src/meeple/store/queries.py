@@ -210,18 +210,6 @@ LOAD_CHUNK = 200
 """Tables per query in :func:`tables_with_events` (well under SQLite's bound parameters)."""
 
 
-def tables_of_user(session: Session, user_id: int, limit: int = 50) -> list[GameTable]:
-    """The tables a user has sat at, newest first."""
-    rows = session.scalars(
-        select(GameTable)
-        .join(TableSeat, TableSeat.table_id == GameTable.id)
-        .where(TableSeat.user_id == user_id)
-        .order_by(GameTable.created_at.desc())
-        .limit(limit)
-    )
-    return list(rows)
-
-
 def ratings_of(session: Session, user_ids: Sequence[int], game: str) -> dict[int, Rating]:
     """The stored ratings of these users in ``game``, by user id (absent: never rated)."""
     rows = session.scalars(select(Rating).where(Rating.user_id.in_(user_ids), Rating.game == game))
@@ -262,16 +250,6 @@ def leaderboard(session: Session, game: str, limit: int) -> list[tuple[Rating, s
         .limit(limit)
     )
     return [(rating, name) for rating, name in rows]
-
-
-def finished_games(session: Session, user_id: int) -> list[tuple[str, int, dict[str, Any]]]:
-    """``(game, seat, result)`` of every finished game a user sat at."""
-    rows = session.execute(
-        select(GameTable.game, TableSeat.seat, GameTable.result)
-        .join(TableSeat, TableSeat.table_id == GameTable.id)
-        .where(TableSeat.user_id == user_id, GameTable.status == "finished")
-    )
-    return [(game, seat, result or {}) for game, seat, result in rows]
 
 
 def open_public_tables(

@@ -246,6 +246,14 @@ class PuzzleAnswerOut(BaseModel):
     )
 
 
+class RecentPlayer(BaseModel):
+    """Who sat in a seat of a table on a profile."""
+
+    seat: int
+    name: str | None = Field(description="the player's name (None: a bot or nobody)")
+    bot: str | None = Field(description="the bot level, if a bot sat here")
+
+
 class RecentTable(BaseModel):
     """A table on a profile."""
 
@@ -256,6 +264,10 @@ class RecentTable(BaseModel):
     created_at: float
     result: ResultOut | None
     private: bool = Field(False, description="shown to the player themself only")
+    seat: int | None = Field(None, description="the profile's player's seat at it")
+    players: list[RecentPlayer] = Field(
+        default_factory=list, description="everyone at the table, by seat (the opponents)"
+    )
 
 
 class TableOut(BaseModel):

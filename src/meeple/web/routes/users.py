@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, HTTPException, Query
 
 from meeple.games import GAME_NAMES
-from meeple.store import queries
+from meeple.store import profiles, queries
 from meeple.store.models import User
 from meeple.tables.errors import TableError
 from meeple.tables.ratings import PROVISIONAL_GAMES, shown_rating, starting_rating
@@ -16,6 +16,7 @@ from meeple.web.schemas import (
     LeaderboardLine,
     ProfileOut,
     RatingOut,
+    RecentPlayer,
     RecentTable,
     ResultOut,
 )
@@ -46,18 +47,19 @@ async def profile(name: str, services: ServicesDep, viewer: OptionalUser) -> Pro
     ``finished`` and ``won`` count every finished game, rated or not (a shared
     victory is a win); ``ratings`` hold rated games only. Recent tables are
     the public ones, and for the player themself the private ones too (their
-    bot and invite games).
+    bot and invite games); each names everyone at it by seat and the player's
+    own seat, so a page can say whom they played, the score and how it went.
     """
     user = await user_named(services, name)
     own = viewer is not None and viewer.id == user.id
     ratings = await services.db.run(queries.user_ratings, user.id)
     finished: dict[str, int] = {}
     won: dict[str, int] = {}
-    for game, seat, result in await services.db.run(queries.finished_games, user.id):
+    for game, seat, result in await services.db.run(profiles.finished_games, user.id):
         finished[game] = finished.get(game, 0) + 1
         if seat in result.get("winners", []):
             won[game] = won.get(game, 0) + 1
-    recent = await services.db.run(queries.tables_of_user, user.id, 20)
+    recent = await services.db.run(profiles.tables_of_user, user.id, 20)
     return ProfileOut(
         user=public(user),
         ratings=[
@@ -83,8 +85,13 @@ async def profile(name: str, services: ServicesDep, viewer: OptionalUser) -> Pro
                 created_at=t.created_at,
                 result=ResultOut.model_validate(t.result) if t.result else None,
                 private=t.private,
+                seat=next((s.seat for s, _ in seats if s.user_id == user.id), None),
+                players=[
+                    RecentPlayer(seat=s.seat, name=None if s.bot_level else name, bot=s.bot_level)
+                    for s, name in seats
+                ],
             )
-            for t in recent
+            for t, seats in recent
             if own or not t.private
         ],
     )

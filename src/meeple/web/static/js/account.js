@@ -34,6 +34,8 @@ async function show() {
 $("account-signout")?.addEventListener("click", async () => {
   try { await api("POST", routes.logout); } finally { location.reload(); }
 });
+// A page made a guest on its own (taking a seat by invite): show who the person is now.
+document.addEventListener("meeple:signed-in", () => show());
 $("account-guest")?.addEventListener("click", async () => {
   await api("POST", routes.guest);
   await show();

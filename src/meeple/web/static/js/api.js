@@ -77,7 +77,11 @@ export async function currentUser() {
   }
 }
 
-/** Make sure there is a player: the signed-in one, else a new guest. */
+/** Make sure there is a player: the signed-in one, else a new guest (the header is told). */
 export async function ensurePlayer() {
-  return (await currentUser()) || api("POST", routes.guest);
+  const user = await currentUser();
+  if (user) return user;
+  const guest = await api("POST", routes.guest);
+  document.dispatchEvent(new CustomEvent("meeple:signed-in", { detail: guest }));
+  return guest;
 }

@@ -3,6 +3,7 @@ import { api, routes } from "./api.js";
 import { ratingChart } from "./chart.js";
 import { el, t } from "./i18n.js";
 import { avatar } from "./avatar.js";
+import { outcome } from "./outcome.js";
 import { ratingText } from "./rating.js";
 import { GAMES } from "/js/games.js";
 
@@ -56,13 +57,31 @@ function withNode(text, node) {
     Object.fromEntries(GAME_NAMES.map((game) => [game, t("game." + game)])),
     Object.fromEntries(GAME_NAMES.map((game) => [game, GAMES[game].colour])));
   $("profile-chart").replaceChildren(chart || el("p", { class: "muted" }, t("js.profile.no_ratings")));
-  $("profile-recent").replaceChildren(...(data.recent_tables || []).map((table) => {
-    const when = new Date(table.created_at * 1000).toLocaleString(document.documentElement.lang);
-    const label = `${t("game." + table.game)} · ${when}`;
-    return el("li", {}, table.status === "finished"
-      ? el("a", { href: `/replay/${encodeURIComponent(table.id)}` }, label)
-      : el("a", { href: `/table/${encodeURIComponent(table.id)}` }, label));
-  }));
+  $("profile-recent").replaceChildren(...(data.recent_tables || []).map(recentLine));
+}
+
+/** A recent table: game and date (the link), the opponents, the scores and how it went. */
+function recentLine(table) {
+  const when = new Date(table.created_at * 1000).toLocaleString(document.documentElement.lang);
+  const label = `${t("game." + table.game)} · ${when}`;
+  const finished = table.status === "finished";
+  const link = el("a", { href: `/${finished ? "replay" : "table"}/${encodeURIComponent(table.id)}` }, label);
+  const players = table.players || [];
+  const nameOf = (p) => (p.bot ? t("bot." + p.bot) : p.name || t("js.table.free_seat"));
+  const others = players.filter((p) => p.seat !== table.seat && (p.name || p.bot));
+  const parts = [];
+  if (others.length) parts.push(t("js.profile.against", { names: others.map(nameOf).join(", ") }));
+  const result = finished ? table.result : null;
+  if (result && table.seat !== null && table.seat !== undefined) {
+    // The player's score first, then the others' in seat order: "120–95".
+    const seats = [table.seat, ...others.map((p) => p.seat)];
+    parts.push(seats.map((s) => result.scores[s]).join("–"));
+    const how = outcome(result.ranks, table.seat);
+    parts.push(el("strong", { class: `outcome-word ${how.kind}` }, t(`js.profile.outcome_${how.kind}`, how)));
+  } else if (!finished) {
+    parts.push(t(`js.profile.status_${table.status}`));
+  }
+  return el("li", { dataset: { table: table.id } }, link, ...parts.flatMap((part) => [" · ", part]));
 }
 
 // Names are found by their normal form (/profile/bob is Bob's): show the name and the

@@ -43,10 +43,13 @@ async function show(n) {
     el("span", { class: "line" }, scores[seat] !== undefined ? t("js.table.points", { n: scores[seat] }) : ""),
     reviewSummary(seat) || "")));
   showReview(n);
-  // The log: a line per action up to this step, the last one marked and kept in view.
+  // The log: a line per action up to this step, the last one marked and kept in view
+  // (at the log's end).
   $("log").replaceChildren(...actions.slice(0, n).map((event, i) =>
     el("li", { class: i === n - 1 ? "current" : "" }, describeTableEvent(event, seatName, ui) || "")));
-  $("log").lastElementChild?.scrollIntoView({ block: "nearest" });
+  // Scrolled inside the log only: scrollIntoView would scroll the page too, and on a phone
+  // (the log under the board) every step then carried the controls off the screen.
+  $("log").scrollTop = $("log").scrollHeight;
   $("message").textContent = step.result ? t("js.table.game_over") : "";
 }
 
@@ -104,7 +107,9 @@ async function load() {
     total = first.steps;
     actions = (await api("GET", routes.events(tableId))).filter((event) => event.kind === "action");
   } catch (error) {
-    $("replay-error").hidden = false;
+    // No replay to step through: the error and a way home, none of the empty controls.
+    for (const node of $("replay").querySelectorAll(".play-area > :not(h1), .side")) node.hidden = true;
+    $("replay-error").hidden = $("replay-home").hidden = false;
     $("replay-error").textContent = error.message;
     return;
   }

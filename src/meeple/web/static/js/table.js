@@ -7,6 +7,7 @@ import { describeTableEvent } from "./table_log.js";
 import { avatar } from "./avatar.js";
 import { botName } from "./bot_names.js";
 import { showTurnCue, playTurnSound } from "./turn_cue.js";
+import { outcome } from "./outcome.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("table");
@@ -103,7 +104,7 @@ function drawPlayers() {
 function drawTurn() {
   const mine = Boolean(ui && view && info && info.status === "playing" && ui.myTurn());
   let text = "";
-  if (info && info.status === "open") text = t("js.table.waiting_players");
+  if (info && info.status === "open") text = waitingText();
   else if (info && (info.status === "finished" || info.status === "closed")) text = t("js.table.game_over");
   else if (mine) text = t("js.table.your_turn");
   else if (toAct.length) text = t("js.table.to_play_line", { names: toAct.map(seatName).join(", ") });
@@ -112,6 +113,14 @@ function drawTurn() {
   showTurnCue(mine, t("js.table.your_turn"), baseTitle);
   if (mine && !wasMyTurn) signalTurn();
   wasMyTurn = mine;
+}
+
+/** Before the start: who is awaited. Once every seat is taken, only the host can start. */
+function waitingText() {
+  if (!info.seats.every((seat) => seat.name || seat.bot)) return t("js.table.waiting_players");
+  if (user && user.id === info.creator_id) return t("js.table.start_prompt");
+  const host = info.seats.find((seat) => seat.user_id === info.creator_id && !seat.bot);
+  return host ? t("js.table.waiting_start", { name: host.name }) : t("js.table.waiting_host");
 }
 
 function signalTurn() {
@@ -141,6 +150,7 @@ function drawWaiting() {
   $("game").classList.toggle("waiting", waiting); // no empty board while people sit down
   const full = info.seats.every((seat) => seat.name || seat.bot);
   $("start").hidden = !(user && user.id === info.creator_id && full);
+  $("seat-heading").textContent = full ? t("js.table.all_seated") : $("seat-heading").dataset.waiting;
   drawSearch();
 }
 
@@ -188,10 +198,17 @@ function drawSummary() {
   const result = (info && info.result) || (view && view.result);
   if (!result) return;
   $("summary-reason").textContent = translateRefusal(result.reason_code, result.reason_params, result.reason || "");
+  // A player reads first how it went for them; their row is marked. A spectator sees neither.
+  const me = mySeat();
+  const mine = me === null ? null : outcome(result.ranks, me);
+  $("summary-outcome").hidden = !mine;
+  $("summary-outcome").className = mine ? `outcome ${mine.kind}` : "outcome";
+  $("summary-outcome").textContent = mine ? t(`js.table.outcome_${mine.kind}`, mine) : "";
   const order = result.ranks.map((rank, seat) => [rank, seat]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   $("summary-rows").replaceChildren(...order.map(([rank, seat]) => {
     const change = ratingChanges[seat];
-    return el("tr", { dataset: { seat } }, el("td", {}, rank), el("td", {}, seatName(seat)), el("td", {}, result.scores[seat]),
+    return el("tr", { dataset: { seat }, class: seat === me ? "me" : null }, el("td", {}, rank),
+      el("td", {}, seatName(seat), seat === me ? ` (${t("js.table.you")})` : ""), el("td", {}, result.scores[seat]),
       el("td", {}, change === undefined ? "—" : `${change >= 0 ? "+" : ""}${change}`));
   }));
   $("replay-link").href = `/replay/${encodeURIComponent(tableId)}`;
@@ -308,8 +325,12 @@ const connection = new TableConnection(routes.tableSocket(tableId), invite, {
     if (ui && ui.refused) ui.refused();
   },
   gone() {
-    $("offline").hidden = true;
-    say(t("js.table.no_table"), "bad");
+    // A table this person may not see (or none): the reason and a way home, nothing else of
+    // the table (no Leave, chat or log beside it).
+    for (const node of root.children) node.hidden = node.id !== "table-gone";
+    if ($("summary").open) $("summary").close();
+    $("table-gone").hidden = false;
+    $("table-gone-text").textContent = t("js.table.no_table");
   },
   online(isOnline) {
     $("offline").hidden = isOnline;

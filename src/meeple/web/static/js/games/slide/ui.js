@@ -180,7 +180,8 @@ export function createSlide(root, ctx) {
                   "aria-label": `${original ?? ""} ${t("js.slide.cancelled")}` }, original ?? "×")
               : el("div", { class: "slide-card", role: "img", "aria-label": String(value) }, String(value));
           }))),
-        el("figcaption", {}, t("js.slide.cards_left", { name: ctx.seatName(s), n: last.cards_left[s] }))))));
+        el("figcaption", {}, t("js.slide.cards_left", { name: ctx.seatName(s), n: last.cards_left[s] }),
+          " · ", t("js.table.points", { n: view.totals[s] }))))));
   }
 
   function take(side) {
