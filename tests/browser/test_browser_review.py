@@ -13,22 +13,6 @@ pytestmark = pytest.mark.browser
 WRITTEN = str.maketrans({"x": "×", ":": "÷", "-": "−"})
 
 
-def reviewed_bot_game(live: ServerProcess, game: str) -> tuple[str, dict[str, Any]]:
-    """A finished game of a random bot against a greedy one, once the server reviewed it."""
-    with live.client() as client:
-        guest(client)
-        body = {"game": game, "seats": 2, "bots": {"0": "random", "1": "greedy"}, "sit": False}
-        table_id = client.post("/api/tables", json=body).json()["table"]["id"]
-        client.post(f"/api/tables/{table_id}/start").raise_for_status()
-        wait_finished(client, table_id)
-        for _ in range(600):
-            answer = client.get(f"/api/tables/{table_id}/review")
-            if answer.status_code == 200:
-                return table_id, answer.json()
-            time.sleep(0.2)
-    raise AssertionError("the server never reviewed the game")
-
-
 def test_the_replay_shows_the_best_move_ghosted_and_what_was_missed(
     new_page: NewPage, live: ServerProcess
 ) -> None:
