@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import json
 import time
+from itertools import pairwise
 from typing import Any
 
 import pytest
-from browser_harness import NewPage, shot
+from browser_harness import NewPage, ServerProcess, guest, shot, wait_finished
 from playwright.sync_api import Page, expect
 from websockets.sync.client import connect
 
@@ -100,3 +101,50 @@ def test_a_game_against_a_bot_is_not_rated_and_a_win_counts_on_the_profile(
     expect(stat.locator(".won")).to_have_text(f"won: {wins}")
     expect(stat).not_to_contain_text("rated:")  # no rated game, no rating
     shot(page, "profile-bot-win")
+
+
+def rated_slide_game(live: ServerProcess, alice: Any, bob: Any) -> None:
+    """A rated Slide game between two people who both leave at the start (bots finish it)."""
+    body = {"game": "slide", "seats": 2, "rated": True, "pace": "realtime", "move_seconds": 3600}
+    table_id: str = alice.post("/api/tables", json=body).json()["table"]["id"]
+    bob.post(f"/api/tables/{table_id}/join", json={}).raise_for_status()
+    alice.post(f"/api/tables/{table_id}/start").raise_for_status()
+    for client in (bob, alice):
+        client.post(f"/api/tables/{table_id}/leave").raise_for_status()
+    wait_finished(alice, table_id)
+
+
+def test_the_rating_is_explained_marked_provisional_and_charted_on_the_cards_scale(
+    new_page: NewPage, live: ServerProcess
+) -> None:
+    with live.client() as alice, live.client() as bob:
+        name = guest(alice)["name"]
+        guest(bob)
+        for _ in range(2):
+            rated_slide_game(live, alice, bob)
+        rating = alice.get(f"/api/users/{name}").json()["ratings"][0]["rating"]
+    page = new_page("en-GB")
+    page.goto(f"/profile/{name}")
+    stat = page.locator('#profile-games .stat[data-game="slide"]')
+    expect(stat).to_contain_text(f"rating {rating}?")
+    mark = stat.locator("abbr.provisional")
+    expect(mark).to_have_attribute("title", "provisional: fewer than 10 rated games")
+    expect(page.locator("#rating-explained")).to_contain_text("everybody starts at 1500")
+    expect(page.locator("#rating-explained")).not_to_contain_text("μ")
+    # The chart's last point says the card's number; its ticks are round numbers.
+    expect(page.locator('#profile-chart svg text.last[data-game="slide"]')).to_have_text(
+        str(rating)
+    )
+    ticks = [int(t) for t in page.locator("#profile-chart svg text.tick").all_text_contents()]
+    steps = {b - a for a, b in pairwise(ticks)}
+    assert len(steps) == 1, ticks
+    step = steps.pop()
+    assert all(tick % step == 0 for tick in ticks), ticks
+    assert ticks[0] < min(1500, rating) and ticks[-1] > max(1500, rating), ticks
+    page.goto("/leaderboard/slide")
+    row = page.locator("#leaderboard-rows tr", has_text=name)
+    expect(row).to_contain_text(f"{rating}?")
+    expect(row.locator("abbr.provisional")).to_have_attribute(
+        "title", "provisional: fewer than 10 rated games"
+    )
+    shot(page, "leaderboard-provisional")
