@@ -199,6 +199,10 @@ def test_every_page_has_no_axe_violation(
         page.set_viewport_size(PHONE)
         visit(page, path, ready)
         found += violations(page, f"{name} [{theme}, phone]")
+        if name == "home":
+            page.locator("#menu-toggle").click()
+            expect(page.locator("#site-menu")).to_be_visible()
+            found += violations(page, f"home, its menu open [{theme}, phone]")
         page.set_viewport_size(DESKTOP)
 
     # Signed up: the account page, then seated at a table waiting for players, then each
@@ -215,6 +219,11 @@ def test_every_page_has_no_axe_violation(
     page.set_viewport_size(PHONE)
     found += violations(page, f"summy-midgame [{theme}, phone]")
     page.set_viewport_size(DESKTOP)
+    # Discard mode: its pressed toggle and a tile picked to throw back.
+    page.get_by_role("button", name="Discard…").click()
+    page.locator(".rack button").first.click()
+    expect(page.locator(".rack .discard-pick")).to_have_count(1)
+    found += violations(page, f"summy-midgame, discarding [{theme}]")
     slide_midgame(page)
     found += violations(page, f"slide-midgame [{theme}]")
     ratio = hovered_pool_card_contrast(page)
