@@ -11,6 +11,7 @@ import pytest
 from server_harness import Client, LiveServer, make_settings, play_out, running
 
 from meeple.config import Settings
+from meeple.i18n.messages import translate
 from meeple.web import sockets
 
 
@@ -342,3 +343,17 @@ def test_a_guest_has_no_account_to_delete_and_a_seat_in_play_blocks_deletion(
     )
     assert blocked["code"] == "account_in_game" and blocked["params"]["tables"] == [table_id]
     assert player.get("/api/auth/me")["name"] == "Noether"
+
+
+def test_the_guest_refusal_reads_in_minutes_in_every_language() -> None:
+    """The catalogs say the wait in minutes (seconds under one), and offer to sign in."""
+    params = {"seconds": 1841}
+    english = "the English fallback"
+    assert translate("en", "rate_limited_guest", params, english) == (
+        "Too many new guests from your network: try again in 31 minutes, or sign in."
+    )
+    assert "dans 31 minutes" in translate("fr", "rate_limited_guest", params, english)
+    assert "tra 31 minuti" in translate("it", "rate_limited_guest", params, english)
+    assert "31 分後" in translate("ja", "rate_limited_guest", params, english)
+    assert translate("en", "rate_limited", {"seconds": 42}, english).endswith("in 42 seconds.")
+    assert translate("en", "rate_limited", {"seconds": 61}, english).endswith("in 2 minutes.")

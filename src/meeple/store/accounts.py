@@ -72,8 +72,14 @@ def account_data(session: Session, user_id: int, now: float) -> dict[str, Any]:
             for r in session.scalars(select(Rating).where(Rating.user_id == user_id))
         ],
         "rating_history": [
-            {"game": c.game, "table_id": c.table_id, "mu": c.mu, "sigma": c.sigma,
-             "rank": c.rank, "at": c.at}
+            {
+                "game": c.game,
+                "table_id": c.table_id,
+                "mu": c.mu,
+                "sigma": c.sigma,
+                "rank": c.rank,
+                "at": c.at,
+            }
             for c in session.scalars(
                 select(RatingChange)
                 .where(RatingChange.user_id == user_id)
@@ -81,14 +87,20 @@ def account_data(session: Session, user_id: int, now: float) -> dict[str, Any]:
             )
         ],
         "games": [
-            {"id": t.id, "game": t.game, "seat": seat, "status": t.status, "rated": t.rated,
-             "private": t.private, "created_at": t.created_at, "finished_at": t.finished_at,
-             "result": t.result}
+            {
+                "id": t.id,
+                "game": t.game,
+                "seat": seat,
+                "status": t.status,
+                "rated": t.rated,
+                "private": t.private,
+                "created_at": t.created_at,
+                "finished_at": t.finished_at,
+                "result": t.result,
+            }
             for t, seat in seats
         ],
-        "chat": [
-            {"table_id": e.table_id, "at": e.at, "text": e.data.get("text")} for e in chat
-        ],
+        "chat": [{"table_id": e.table_id, "at": e.at, "text": e.data.get("text")} for e in chat],
         "puzzle_attempts": [
             {"puzzle_id": a.puzzle_id, "correct": a.correct, "at": a.at}
             for a in session.scalars(
@@ -99,8 +111,12 @@ def account_data(session: Session, user_id: int, now: float) -> dict[str, Any]:
         ],
         "puzzle_rating": None
         if puzzle is None
-        else {"mu": puzzle.mu, "sigma": puzzle.sigma, "attempts": puzzle.attempts,
-              "solved": puzzle.solved},
+        else {
+            "mu": puzzle.mu,
+            "sigma": puzzle.sigma,
+            "attempts": puzzle.attempts,
+            "solved": puzzle.solved,
+        },
         "open_sessions": sessions or 0,
     }
 

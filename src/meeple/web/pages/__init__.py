@@ -64,6 +64,12 @@ def sign_up(request: Request) -> HTMLResponse:
     return render(request, "account.html", "signup", mode="signup")
 
 
+@router.get("/account", response_class=HTMLResponse)
+def account_page(request: Request) -> HTMLResponse:
+    """One's own account: change the password, sign out everywhere, download or delete it."""
+    return render(request, "account_page.html", "account")
+
+
 @router.get("/rules/{game}", response_class=HTMLResponse)
 def rules(request: Request, game: str) -> HTMLResponse:
     """A game's rules, with pictures of example moves: the game's ``rules_page``."""

@@ -1,5 +1,6 @@
-// The header's account area: who is signed in, sign out, play as guest; the language switch.
-import { api, currentUser, routes } from "./api.js";
+// The header's account area: who is signed in, their account page, sign in or out, play as
+// guest; the language switch.
+import { api, currentUser, routes, showRefusal } from "./api.js";
 import { t } from "./i18n.js";
 import { paintAvatar } from "./avatar.js";
 
@@ -13,11 +14,13 @@ async function show() {
   $("account-name").textContent = signedIn ? user.name : "";
   $("account-profile").hidden = !signedIn;
   if (signedIn) $("account-profile").href = `/profile/${encodeURIComponent(user.name)}`;
-  // Nobody: sign in, sign up, play as a guest. A guest: their name and "Create an
-  // account" (which keeps their games). An account: their name and sign out.
+  // Nobody: sign in, sign up, play as a guest. A guest: their name, sign in (to an
+  // account they have) and "Create an account" (which keeps their games). An account:
+  // their name, their account page and sign out.
   const guest = signedIn && user.guest;
   $("account-signout").hidden = !signedIn || guest;
-  $("account-signin").hidden = signedIn;
+  if ($("account-settings")) $("account-settings").hidden = !signedIn || guest;
+  $("account-signin").hidden = signedIn && !guest;
   $("account-signup").hidden = signedIn && !guest;
   if (guest) $("account-signup").textContent = t("js.account.create_account");
   // The header's own chip: who you are, at a glance, on every screen size.
@@ -37,7 +40,14 @@ $("account-signout")?.addEventListener("click", async () => {
 // A page made a guest on its own (taking a seat by invite): show who the person is now.
 document.addEventListener("meeple:signed-in", () => show());
 $("account-guest")?.addEventListener("click", async () => {
-  await api("POST", routes.guest);
+  const refusal = $("account-refusal");
+  try {
+    await api("POST", routes.guest);
+  } catch (error) {
+    if (refusal) { refusal.hidden = false; showRefusal(refusal, error); }
+    return;
+  }
+  if (refusal) refusal.hidden = true;
   await show();
 });
 /** The phone header's menu: the links, the account and the language behind one button. */

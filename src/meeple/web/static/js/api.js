@@ -1,12 +1,29 @@
 // The server's REST routes and WebSocket addresses, in one place.
-import { t, translateRefusal } from "./i18n.js";
+import { el, t, translateRefusal } from "./i18n.js";
 
-/** An error from the server, its message already translated. */
+/**
+ * An error from the server, its message already translated; `reason` its code, and for
+ * a 429 `retryAfter` (seconds). `signIn`: signing in gets around it (no new guest).
+ */
 export class ApiError extends Error {
-  constructor(status, message) {
+  constructor(status, message, data = null) {
     super(message);
     this.status = status;
+    this.reason = data ? data.reason || data.code || null : null;
+    this.retryAfter = data && typeof data.retry_after === "number" ? data.retry_after : null;
+    this.signIn = this.reason === "rate_limited_guest";
   }
+}
+
+/**
+ * Show a refusal in `node`: its message, and when signing in gets around it a link to the
+ * sign-in page (coming back here after).
+ */
+export function showRefusal(node, error) {
+  node.textContent = error ? error.message : "";
+  if (!error || !error.signIn) return;
+  const back = encodeURIComponent(location.pathname + location.search);
+  node.append(" ", el("a", { href: `/signin?next=${back}`, class: "refusal-sign-in" }, t("js.account.sign_in")));
 }
 
 /** A refusal's text in the page's language: by its reason code, else the server's English. */
@@ -32,7 +49,7 @@ export async function api(method, path, body) {
   const text = await response.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch { data = null; }
-  if (!response.ok) throw new ApiError(response.status, refusalText(data));
+  if (!response.ok) throw new ApiError(response.status, refusalText(data), data);
   return data;
 }
 
@@ -48,6 +65,10 @@ export const routes = {
   login: "/api/auth/login",
   logout: "/api/auth/logout",
   guest: "/api/auth/guest",
+  password: "/api/auth/password",
+  account: "/api/account",
+  signOutEverywhere: "/api/account/signout-everywhere",
+  deleteAccount: "/api/account/delete",
   tables: "/api/tables",
   quickPlay: "/api/quickplay",
   table: (id, invite) => `/api/tables/${encodeURIComponent(id)}${invite ? `?invite=${encodeURIComponent(invite)}` : ""}`,

@@ -27,14 +27,27 @@ export function t(key, values = {}) {
 }
 
 /**
+ * A wait in the page's language, by the browser's own units: seconds under a minute,
+ * else whole minutes rounded up ("31 minutes", "31 minuti", "31 分").
+ */
+export function waitText(seconds) {
+  const wait = Math.max(1, Math.ceil(Number(seconds) || 0));
+  const [value, unit] = wait < 60 ? [wait, "second"] : [Math.ceil(wait / 60), "minute"];
+  return new Intl.NumberFormat(lang, { style: "unit", unit, unitDisplay: "long" }).format(value);
+}
+
+/**
  * A refusal (or a result's reason) in the page's language, by its code: the catalog's
  * `engine.<code>` text with the params filled in; the English when the code is unknown
- * or the text names a field the params lack.
+ * or the text names a field the params lack. A refusal that gives its wait in `seconds`
+ * also fills `{wait}` (see waitText).
  */
 export function translateRefusal(code, params, english) {
-  const text = code ? textOf(messages[`engine.${code}`], params || {}) : null;
+  const values = { ...(params || {}) };
+  if (values.seconds !== undefined && values.wait === undefined) values.wait = waitText(values.seconds);
+  const text = code ? textOf(messages[`engine.${code}`], values) : null;
   if (!text) return english;
-  const filled = fill(text, params || {});
+  const filled = fill(text, values);
   return /\{\w+\}/.test(filled) ? english : filled;
 }
 

@@ -1,5 +1,5 @@
 // The home page: quick play, play a bot, the live list of open tables, the create-table form.
-import { api, ensurePlayer, routes, wsUrl } from "./api.js";
+import { api, ensurePlayer, routes, showRefusal, wsUrl } from "./api.js";
 import { el, t } from "./i18n.js";
 import { botName } from "./bot_names.js";
 
@@ -7,9 +7,10 @@ const $ = (id) => document.getElementById(id);
 /** The chosen game's radio button: its data says the players allowed and the bot levels. */
 const chosenGame = () => form.querySelector('input[name="game"]:checked');
 
-function showError(message) {
-  $("lobby-error").hidden = !message;
-  $("lobby-error").textContent = message || "";
+/** Show a refusal (an ApiError: its message, and a sign-in link when that gets around it). */
+function showError(error) {
+  $("lobby-error").hidden = !error;
+  showRefusal($("lobby-error"), error);
 }
 
 async function goTo(promise) {
@@ -18,7 +19,7 @@ async function goTo(promise) {
     const answer = await promise();
     location.href = `/table/${encodeURIComponent(answer.table.id)}`;
   } catch (error) {
-    showError(error.message);
+    showError(error);
   }
 }
 

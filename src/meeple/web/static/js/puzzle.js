@@ -1,6 +1,6 @@
 // A puzzle of any game that cuts them: play the move as at a table and learn at once. The game's
 // ui.js exports `puzzle` (how to show one, what to send, how to show the answer).
-import { api, routes } from "./api.js";
+import { api, routes, showRefusal } from "./api.js";
 import { el, t } from "./i18n.js";
 import { GAMES } from "/js/games.js";
 
@@ -84,6 +84,7 @@ $("puzzle-guest").addEventListener("click", async () => {
     await api("POST", routes.guest);
   } catch (error) {
     say(error.message, "bad");
+    showRefusal($("message"), error); // a sign-in link when no guest may be made now
     return;
   }
   location.reload();

@@ -1,5 +1,5 @@
 // The table shell: the live connection, seats, turn, clocks, log, chat, summary; the game UI inside.
-import { api, ensurePlayer, routes } from "./api.js";
+import { api, ensurePlayer, routes, showRefusal } from "./api.js";
 import { el, t, translateRefusal } from "./i18n.js";
 import { TableConnection } from "./connection.js";
 import { GAMES } from "/js/games.js";
@@ -269,6 +269,7 @@ async function join(seat) {
     connection.restart();
   } catch (error) {
     say(error.message, "bad");
+    showRefusal($("message"), error); // no guest made: a sign-in link when that helps
   }
 }
 
