@@ -115,6 +115,13 @@ class Settings(BaseSettings):
         " answers of accounts that have finished at least this many rated games of the"
         " puzzle's game (their rating there is no longer provisional); 0: every account",
     )
+    puzzle_pool_target: int = Field(
+        50,
+        ge=0,
+        description="puzzles of each game that cuts them the server keeps at least: while a"
+        " game has fewer, its strongest bots play each other in the background (the bot"
+        " pool's lowest priority) and their games' puzzles are stored; 0: no bot games",
+    )
     trusted_proxies: str = Field(
         "",
         description="addresses (or networks) of reverse proxies whose X-Forwarded-For is"

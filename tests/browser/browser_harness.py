@@ -84,6 +84,8 @@ class ServerProcess:
             "MEEPLE_LIMIT_TABLES": "1000/minute",
             # Two people meet at a quick-play table in the tests: no bots before a minute.
             "MEEPLE_QUICK_PLAY_BOTS_AFTER_S": "60",
+            # The puzzle tests store their own puzzles; bot games only where a test asks.
+            "MEEPLE_PUZZLE_POOL_TARGET": "0",
             **(extra_env or {}),
         }
         meeple = Path(sys.executable).with_name("meeple")

@@ -126,6 +126,8 @@ def make_settings(tmp_path: Path, db_url: str | None = None, **overrides: Any) -
         "limit_auth": "1000/minute",
         "limit_guests": "1000/minute",
         "limit_tables": "1000/minute",
+        # Tests count the puzzles they store: no bot games unless a test asks for them.
+        "puzzle_pool_target": 0,
     }
     values.update(overrides)
     return Settings(**values)

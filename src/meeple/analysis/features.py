@@ -43,7 +43,12 @@ class Reviewer(Protocol):
 
 
 class PuzzleCutter(Protocol):
-    """Cuts puzzles from a game and checks a solver's answer."""
+    """Cuts puzzles from a game and checks a solver's answer.
+
+    A cutter may also name ``bot_levels``, one bot level per seat, for the games the
+    server's bots play each other to fill a short pool (:mod:`meeple.analysis.bot_games`;
+    without it, the game's strongest bot takes every seat).
+    """
 
     def cut(self, record: GameRecord, states: Sequence[Any]) -> list[dict[str, JSON]]:
         """The puzzles of a record (``states[i]`` is the state before action ``i``), each

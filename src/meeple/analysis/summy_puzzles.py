@@ -144,6 +144,10 @@ def puzzle_view(position: Position) -> dict[str, JSON]:
 class SummyPuzzles:
     """Summy's puzzle cutter (``FEATURES.puzzles``): find the unique best placement."""
 
+    bot_levels = ("strong", "strong")
+    """Who plays the games that fill a short pool: two strong bots cut as many puzzles a game
+    as a strong and an expert one, in a third of the time (docs/analysis.md)."""
+
     def cut(self, record: GameRecord, states: Sequence[Any]) -> list[dict[str, JSON]]:
         """The record's puzzles as stored (:meth:`Puzzle.to_json`), without repeats."""
         return [puzzle.to_json() for puzzle in unique_puzzles(puzzles_from_states(record, states))]

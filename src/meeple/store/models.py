@@ -22,6 +22,7 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -182,7 +183,8 @@ class GameReview(Base):
 
 
 class StoredPuzzle(Base):
-    """A puzzle of some game, cut from a reviewed public game, with its own rating (openskill).
+    """A puzzle of some game, cut from a reviewed public game or from a game between the
+    server's bots (``from_bots``), with its own rating (openskill).
 
     ``data`` is the game's own (its puzzle cutter writes and reads it) with at least
     ``id``, ``answer`` and ``points``.
@@ -199,6 +201,8 @@ class StoredPuzzle(Base):
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     solved: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[float] = mapped_column(Float)
+    from_bots: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Cut from a game the server's bots played to fill a short pool (no table)."""
 
 
 class PuzzleAttempt(Base):

@@ -307,9 +307,10 @@ def save_puzzles(
     table_id: str | None,
     at: float,
     first: tuple[float, float],
+    from_bots: bool = False,
 ) -> int:
-    """Store ``game``'s puzzles not stored yet (by id), each rated ``first`` (mu, sigma);
-    how many were new."""
+    """Store ``game``'s puzzles not stored yet (by id), each rated ``first`` (mu, sigma) and
+    marked ``from_bots`` when a game between the server's bots made them; how many were new."""
     added = 0
     for data in puzzles:
         if session.get(StoredPuzzle, data["id"]) is not None:
@@ -325,10 +326,17 @@ def save_puzzles(
                 attempts=0,
                 solved=0,
                 created_at=at,
+                from_bots=from_bots,
             )
         )
         added += 1
     return added
+
+
+def puzzle_count(session: Session, game: str) -> int:
+    """How many puzzles of ``game`` are stored (from any source)."""
+    query = select(func.count()).select_from(StoredPuzzle).where(StoredPuzzle.game == game)
+    return session.scalar(query) or 0
 
 
 def puzzle_by_id(session: Session, puzzle_id: str) -> StoredPuzzle | None:
@@ -337,15 +345,18 @@ def puzzle_by_id(session: Session, puzzle_id: str) -> StoredPuzzle | None:
 
 
 def daily_puzzle(session: Session, game: str, day: int) -> StoredPuzzle | None:
-    """``game``'s puzzle of day ``day`` (days since the epoch): the same for everyone that
-    day."""
+    """``game``'s puzzle of day ``day`` (days since the epoch): the same for everyone all day.
+
+    It is picked among the puzzles stored before the day began, so puzzles stored during
+    the day do not change it; on the day the first ones are stored, it is the first one.
+    """
     of_game = StoredPuzzle.game == game
-    count = session.scalar(select(func.count()).select_from(StoredPuzzle).where(of_game)) or 0
+    before = StoredPuzzle.created_at < day * 86_400
+    query = select(StoredPuzzle).order_by(StoredPuzzle.created_at, StoredPuzzle.id)
+    count = session.scalar(select(func.count()).select_from(StoredPuzzle).where(of_game, before))
     if not count:
-        return None
-    query = select(StoredPuzzle).where(of_game)
-    query = query.order_by(StoredPuzzle.created_at, StoredPuzzle.id)
-    return session.scalars(query.offset(day % count).limit(1)).first()
+        return session.scalars(query.where(of_game).limit(1)).first()
+    return session.scalars(query.where(of_game, before).offset(day % count).limit(1)).first()
 
 
 def next_puzzle(

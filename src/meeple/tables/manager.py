@@ -37,6 +37,7 @@ from meeple.tables.lobby import LOBBY_CHANNEL, LobbyCache, LobbyNews
 from meeple.tables.matchmaking import Matchmaking, build_lobby
 from meeple.tables.outcomes import Outcome
 from meeple.tables.owner_states import OwnerStates
+from meeple.tables.puzzle_supply import PuzzleSupply
 from meeple.tables.registry import TableRegistry
 from meeple.tables.reviews import Reviewer
 from meeple.tables.spec import TableSpec
@@ -70,6 +71,10 @@ class TableManager:
         self.cluster = Cluster(db, bus, settings, self.states, self.registry)
         self.reviewer = Reviewer(db, bots, clock, self.record, self.cluster.ownership.claim_job)
         """Reviews every finished game once, in the background."""
+        self.puzzle_supply = PuzzleSupply(
+            db, bots, clock, settings.puzzle_pool_target, settings.bot_budget_s, self.reviewer.claim
+        )
+        """Fills a short puzzle pool from games between the server's bots, in the background."""
         cache = LobbyCache(functools.partial(build_lobby, db, self.registry))
         self.news = LobbyNews(bus, cache, self.registry.forget_later, self.reviewer.schedule)
         self.writes = Writes(self.cluster, self.news, self._open_rematch)
@@ -115,6 +120,7 @@ class TableManager:
         self._loops.append(asyncio.create_task(self.writes.drain(self.outcomes)))
         await self.cluster.start()
         self._loops.append(asyncio.create_task(self.reviewer.catch_up()))
+        self.puzzle_supply.start()
         if self.shared:
             lobby_news = await self.bus.subscribe(LOBBY_CHANNEL)
             self._loops.append(asyncio.create_task(self.matchmaking.watch_lobby(lobby_news)))
@@ -127,6 +133,7 @@ class TableManager:
                 await task
         await self.cluster.stop_leasing()
         await self.reviewer.stop()
+        await self.puzzle_supply.stop()
         for table in list(self.registry.tables.values()):
             await table.shutdown()
         await self.cluster.stop()

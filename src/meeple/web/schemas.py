@@ -230,6 +230,9 @@ class PuzzleOut(BaseModel):
     rating: int
     attempts: int
     solved: int
+    from_bots: bool = Field(
+        description="cut from a game between the server's own bots, not from people's games"
+    )
 
 
 class PuzzleAnswerOut(BaseModel):

@@ -13,6 +13,9 @@ user, or per address when anonymous. A player's first answer rates them
 (openskill, as a game the solver wins by finding the move); it rates the
 puzzle, and counts in its attempts and solves, only when the player has
 finished ``MEEPLE_PUZZLE_RATER_GAMES`` rated games of the puzzle's game.
+
+A puzzle cut from a game between the server's own bots (a short pool is filled
+so, :mod:`meeple.tables.puzzle_supply`) says so (``from_bots``).
 """
 
 from __future__ import annotations
@@ -38,7 +41,11 @@ DAY_S = 86_400
 
 def no_puzzle() -> TableError:
     """The refusal when there is no puzzle to give (none cut yet, or all tried)."""
-    return TableError("no_puzzle", "there is no puzzle to give yet: they come from finished games")
+    return TableError(
+        "no_puzzle",
+        "there is no puzzle to give yet: they come from finished games (people's public ones,"
+        " and the server's bots' while the pool is short)",
+    )
 
 
 def cutter(game: str) -> PuzzleCutter:
@@ -66,6 +73,7 @@ def shown(puzzle: StoredPuzzle, game: str) -> dict[str, Any]:
         "rating": shown_rating(puzzle.mu, puzzle.sigma),
         "attempts": puzzle.attempts,
         "solved": puzzle.solved,
+        "from_bots": puzzle.from_bots,
     }
 
 

@@ -38,6 +38,9 @@ async function load(path) {
   hooks.show(ui, puzzle.view);
   $("puzzle-task").textContent = t("js.puzzle.task", { points: puzzle.points });
   $("puzzle-stats").textContent = t("js.puzzle.stats", puzzle);
+  // A puzzle the server's bots made (a short pool filled) says so; people's games' say nothing.
+  $("puzzle-source").textContent = puzzle.from_bots ? t("js.puzzle.from_bots") : "";
+  $("puzzle-source").hidden = !puzzle.from_bots;
   history.replaceState(null, "", `/puzzles/${encodeURIComponent(game)}/${puzzle.id}`);
 }
 
