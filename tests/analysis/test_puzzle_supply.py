@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from server_harness import Client, LiveServer, make_settings, run_async, running
@@ -180,3 +181,46 @@ def test_the_daily_puzzle_is_fixed_by_the_puzzles_stored_before_the_day(tmp_path
     assert db.call(queries.daily_puzzle, "other", day).id == "b"
     assert db.call(queries.daily_puzzle, "nothing", day) is None
     db.close()
+
+
+def test_servers_sharing_a_store_take_turns_at_a_pool(tmp_path: Path) -> None:
+    """Two servers' supplies with one claim (as Redis ``SET NX EX`` gives them): one plays."""
+
+    async def scenario() -> tuple[int, int, int, list[str]]:
+        db = Database(f"sqlite:///{tmp_path / 'store.db'}")
+        db.migrate()
+        held: dict[str, float] = {}
+        asked: list[str] = []
+
+        def claim_for(server: str) -> Callable[[str, float], Awaitable[bool]]:
+            async def claim(job: str, ttl_s: float) -> bool:
+                asked.append(f"{server}:{job}")
+                now = asyncio.get_running_loop().time()
+                if held.get(job, 0.0) > now:
+                    return False
+                held[job] = now + ttl_s
+                return True
+
+            return claim
+
+        pools = [BotPool(1, "thread"), BotPool(1, "thread")]
+        supplies = [
+            PuzzleSupply(db, pool, SystemClock(), 1000, 0.05, claim_for(name))
+            for pool, name in zip(pools, "ab", strict=True)
+        ]
+        for supply in supplies:
+            supply.start()
+        await asyncio.sleep(3)
+        for supply in supplies:
+            await supply.stop()
+        for pool in pools:
+            pool.close()
+        count = await db.run(queries.puzzle_count, "summy")
+        db.close()
+        return supplies[0].games, supplies[1].games, count - sum(s.puzzles for s in supplies), asked
+
+    first, second, unaccounted, asked = run_async(scenario())
+    # Whoever asked first holds the 30 s turn; the other was refused and rests.
+    assert sorted([first, second])[0] == 0 and max(first, second) >= 2
+    assert sorted(asked) == ["a:puzzle-supply:summy", "b:puzzle-supply:summy"]
+    assert unaccounted == 0
