@@ -148,3 +148,20 @@ def test_the_rating_is_explained_marked_provisional_and_charted_on_the_cards_sca
         "title", "provisional: fewer than 10 rated games"
     )
     shot(page, "leaderboard-provisional")
+
+
+def test_several_bots_of_one_level_have_one_numbered_name_in_seats_and_log(
+    new_page: NewPage,
+) -> None:
+    page = new_page("en-GB")
+    page.goto("/")
+    page.locator("#card-slide").get_by_role("button", name="Quick play").click()
+    page.wait_for_url("**/table/*")
+    page.get_by_role("button", name="Play with bots now").click()
+    players = page.locator("#players li")
+    expect(players).to_have_count(4)
+    for seat, name in ((1, "casual bot"), (2, "casual bot 2"), (3, "casual bot 3")):
+        expect(players.nth(seat).locator(".name")).to_have_text(name)
+        # The log names each bot as its seat does, not "bot (greedy)".
+        expect(page.locator("#log")).to_contain_text(f"{name} sat down.")
+    expect(page.locator("#log")).not_to_contain_text("(greedy)")

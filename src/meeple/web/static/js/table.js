@@ -274,6 +274,10 @@ async function join(seat) {
 }
 
 function handleEvent(event) {
+  // A bot sitting down is named in the log as its seat will be: seated here before the summary
+  // is fetched again (bots fill free seats in order, so their numbers come out the same).
+  const free = info?.seats?.[event.seat];
+  if (event.kind === "join" && event.data.bot && free && !free.name && !free.bot) free.bot = event.data.bot;
   if (event.kind === "chat") chat(event);
   else log(describeTableEvent(event, seatName, ui));
   if (event.kind === "rematch" && askedRematch) location.href = `/table/${encodeURIComponent(event.data.table_id)}`;
