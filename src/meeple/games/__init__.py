@@ -5,9 +5,11 @@ Slide are built in; another game registers itself with :func:`register_game`
 (see docs/adding-a-game.md and ``meeple.plugins``).
 
 What a game offers beyond the contract (a reviewer, a puzzle cutter, an
-analysis board, command-line commands) it declares in a :class:`GameFeatures`
-named ``FEATURES`` next to its ``GAME``; generic code asks :func:`features_of`
-and never names a game.
+analysis board, command-line commands, and its pages' files: stylesheet,
+texts, rules page, picture, analysis page) it declares in a
+:class:`GameFeatures` named ``FEATURES`` next to its ``GAME``; generic code
+asks :func:`features_of` (and :func:`browser_folder` for the files) and never
+names a game.
 
 >>> get_game("summy").name
 'summy'
@@ -49,7 +51,9 @@ BUILT_IN_BROWSER_ROOT = Path(__file__).parent.parent / "web" / "static" / "js" /
 
 
 def register_game(name: str, module: str, browser_dir: Path | None = None) -> None:
-    """Add a game: ``module`` holds its ``GAME``; ``browser_dir`` its ``ui.js`` (if outside meeple).
+    """Add a game: ``module`` holds its ``GAME``; ``browser_dir`` its ``ui.js`` and page files.
+
+    ``browser_dir`` is for a game outside meeple (a built-in game's is in meeple's static folder).
 
     Registering the same name with the same module again does nothing.
     """
