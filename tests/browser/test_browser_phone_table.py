@@ -5,6 +5,7 @@ scrolling; tiles are dragged with a finger, the felt pinch-zooms and pans, its g
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -85,6 +86,59 @@ def test_summy_board_rack_button_and_feedback_share_the_first_screen(
     header = box(page, "header.site")
     assert header["height"] <= 64, header
     shot(page, f"summy-first-screen-{size}-{lang}")
+
+
+DISCARD = {
+    "en": ("Discard…", "Cancel"),
+    "fr": ("Défausser…", "Annuler"),
+    "ja": ("捨てる…", "やめる"),
+    "it": ("Scarta…", "Annulla"),
+}
+
+
+def rows(page: Page, selector: str) -> int:
+    """How many lines the visible children of an element take: children whose vertical middles
+    are within a few pixels share a line (the rows centre their items)."""
+    middles: list[float] = page.locator(selector).evaluate(
+        """(node) => [...node.children].filter((child) => child.getClientRects().length)
+            .map((child) => child.getBoundingClientRect())
+            .map((r) => r.top + r.height / 2)"""
+    )
+    middles.sort()
+    return 1 + sum(1 for a, b in itertools.pairwise(middles) if b - a > 6)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_phone_tools_stay_one_row_and_discard_mode_keeps_two(new_page: NewPage, lang: str) -> None:
+    """On a phone the table's tools are one row (Quitter never alone); discard mode takes no
+    more rows than the usual buttons, its toggle looks pressed, and Cancel leaves it."""
+    page = new_page(LANGUAGES[lang], PHONE_SIZE, has_touch=True, is_mobile=True)
+    page.goto(f"/lang?code={lang}&next=/")
+    page.locator("#card-summy [data-bot]").click()
+    page.wait_for_url("**/table/*")
+    expect(page.locator(".rack button").first).to_be_visible()
+    assert rows(page, ".table-tools") == 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE_SIZE["width"]
+    toggle_name, cancel_name = DISCARD[lang]
+    toggle = page.get_by_role("button", name=toggle_name, exact=True)
+    expect(toggle).to_be_enabled()
+    usual_rows = rows(page, ".summy-controls")
+    board_height = box(page, ".summy-viewport")["height"]
+    idle_background = toggle.evaluate("(node) => getComputedStyle(node).backgroundColor")
+    toggle.tap()
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    assert toggle.evaluate("(node) => getComputedStyle(node).backgroundColor") != idle_background
+    page.locator(".rack button").first.tap()
+    expect(page.locator(".rack button.discard-pick")).to_have_count(1)
+    shot(page, f"discard-mode-{lang}")
+    assert rows(page, ".summy-controls") <= max(usual_rows, 2), lang
+    assert box(page, ".summy-viewport")["height"] >= board_height - 1  # it takes no room
+    assert in_sight(page, [".summy-controls button.primary:visible"]) == []
+    page.get_by_role("button", name=cancel_name, exact=True).tap()
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    expect(page.locator(".rack button.discard-pick")).to_have_count(0)
+    expect(page.get_by_role("button", name=cancel_name, exact=True)).to_be_hidden()
+    shot(page, f"discard-cancelled-{lang}")
 
 
 def test_slide_grid_pool_and_arrows_share_a_phone_screen(new_page: NewPage) -> None:

@@ -1,13 +1,14 @@
 """On a phone, tiles dragged with a finger and then ONE tap on "Play this equation" play the
 move, every time: a finger lifted while still sliding made Chromium start a fling, and the next
-tap only stopped it, without a click, so the player thought the move was ignored."""
+tap only stopped it, without a click, so the player thought the move was ignored. The move is
+then said on the felt's edge, where it hides none of the board."""
 
 from __future__ import annotations
 
 import pytest
 from browser_harness import NewPage
 from playwright.sync_api import Error, Page, expect
-from test_browser_phone_table import PHONE_SIZE, centre, touch
+from test_browser_phone_table import PHONE_SIZE, box, centre, touch
 from test_browser_summy import a_move, play_a_bot, version, wait_my_turn
 
 pytestmark = pytest.mark.browser
@@ -68,6 +69,11 @@ def test_one_tap_plays_a_move_staged_by_finger_drags(new_page: NewPage) -> None:
                 tap(page, ".summy-controls button.primary")  # the player tries again
                 assert played(page, before, 20_000), "a second tap did not play either"
             moves += 1
+            # The last move is said on the felt's edge, over none of its cells.
+            note = page.locator(".felt-note")
+            expect(note).not_to_be_empty()  # this move, or the bot's reply already
+            note_box, board = box(page, ".felt-note"), box(page, ".summy-viewport")
+            assert note_box["y"] + note_box["height"] <= board["y"] + 0.5, (note_box, board)
         if moves >= MOVES:
             break
     assert moves >= MOVES, f"only {moves} moves in sight over the games"

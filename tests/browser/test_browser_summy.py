@@ -181,7 +181,8 @@ def discard(page: Page, count: int) -> None:
     for index in range(count):
         page.locator(".rack button").nth(index).click()
     name = page.locator("#players li.me .name").inner_text()
-    lines = page.locator("#log li", has_text=f"{name} discarded {count} tile(s).")
+    tiles = "tile" if count == 1 else "tiles"
+    lines = page.locator("#log li", has_text=f"{name} discarded {count} {tiles}.")
     lines_before = lines.count()
     before = version(page)
     page.get_by_role("button", name="Discard the chosen tiles").click()
@@ -268,3 +269,72 @@ def test_the_verdict_on_staged_tiles_is_next_to_the_rack_on_a_laptop_screen(
     assert box is not None and rack is not None
     assert box["y"] + box["height"] <= 800, box  # on the first screen
     assert 0 <= box["y"] - (rack["y"] + rack["height"]) < 120, (box, rack)  # under the rack
+
+
+SPOKEN = {"+": "plus", "-": "minus", "x": "times", ":": "divided by", "=": "equals"}
+
+
+def focused(page: Page) -> str:
+    """The accessible name (or text) of the element with the keyboard."""
+    name: str = page.evaluate(
+        "(() => { const n = document.activeElement;"
+        " return n.getAttribute('aria-label') || n.textContent.trim(); })()"
+    )
+    return name
+
+
+def test_the_keyboard_hears_each_tile_placed_and_plays_in_a_few_keys(new_page: NewPage) -> None:
+    """A keyboard player: typing a tile says that tile and its cell; the rack is one Tab stop
+    (the arrows go along it); Play is a few Tabs from the board, and Ctrl+Enter plays from it."""
+    page = new_page("en-GB")
+    move = None
+    for _game in range(6):  # a hand may have no move in sight: another game
+        play_a_bot(page)
+        view = wait_my_turn(page)
+        move = a_move(page, view) if view is not None else None
+        if move is not None:
+            break
+    assert move is not None and view is not None
+    # The rack: one Tab stop; the arrows move along it; choosing a tile keeps the keyboard on it.
+    rack = page.locator(".rack button")
+    assert rack.evaluate_all("(nodes) => nodes.filter((n) => n.tabIndex === 0).length") == 1
+    rack.first.focus()
+    page.keyboard.press("ArrowRight")
+    assert focused(page) == rack.nth(1).get_attribute("aria-label")
+    page.keyboard.press("Enter")
+    expect(rack.nth(1)).to_have_attribute("aria-pressed", "true")
+    assert focused(page) == rack.nth(1).get_attribute("aria-label")
+    page.keyboard.press("Enter")  # chosen again: not chosen any more
+    expect(rack.nth(1)).to_have_attribute("aria-pressed", "false")
+
+    board = page.get_by_role("application", name="The table")
+    board.focus()
+    news = page.locator(".sr[aria-live]")
+    for (row, col), tile in move.placement.tiles:
+        at = page.locator(".summy-plane .cell.cursor").get_attribute("data-cell") or "0,0"
+        cursor_row, cursor_col = (int(n) for n in at.split(","))
+        for _ in range(abs(row - cursor_row)):
+            page.keyboard.press("ArrowDown" if row > cursor_row else "ArrowUp")
+        for _ in range(abs(col - cursor_col)):
+            page.keyboard.press("ArrowRight" if col > cursor_col else "ArrowLeft")
+        page.keyboard.press(KEYS.get(tile, tile))
+        expect(news).to_have_text(f"{SPOKEN.get(tile, tile)} placed at row {row}, column {col}")
+    choose_direction(page, move)
+    expect_legal(page, move)
+
+    # From the board to "Play this equation" by Tab: the zoom buttons, the help, the rack (one
+    # stop), and for a single tile its across/down choice.
+    board.focus()
+    tabs = 0
+    while focused(page) != "Play this equation":
+        page.keyboard.press("Tab")
+        tabs += 1
+        assert tabs <= 8, f"{tabs} Tabs and still at {focused(page)!r}"
+    assert tabs <= (8 if len(move.placement.tiles) == 1 else 6), tabs
+
+    # Ctrl+Enter on the board plays the staged equation.
+    board.focus()
+    before = version(page)
+    page.keyboard.press("Control+Enter")
+    wait_applied(page, before)
+    expect(page.locator("#log")).to_contain_text(f"made {shown(move.equation_text)}")

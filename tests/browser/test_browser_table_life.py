@@ -75,8 +75,8 @@ def test_a_bot_thinks_visibly_its_tiles_land_and_the_turn_chimes(
     assert chimes >= 1  # the sound is on by default: the first turn chimed
     page.evaluate("window.arrived = 0")
     applied = discard_one(page)
-    # My turn is said on the felt and beside my name.
-    expect(page.locator(".summy-viewport .toast")).to_have_text(re.compile(r"discarded 1 tile"))
+    # My turn is said on the felt's edge and beside my name.
+    expect(page.locator(".felt-note")).to_have_text(re.compile(r"discarded 1 tile"))
     expect(page.locator("#players li.me .note")).to_have_text("changed tiles")
     # The bot thinks, and says so, for at least the configured moment.
     bot = page.locator('#players li[data-seat="1"]')
@@ -91,7 +91,7 @@ def test_a_bot_thinks_visibly_its_tiles_land_and_the_turn_chimes(
     if last["type"] == "place":
         assert page.evaluate("window.arrived") == len(last["tiles"])
         expect(page.locator(".summy-plane .tile.last")).to_have_count(len(last["tiles"]))
-        expect(page.locator(".summy-viewport .toast")).to_contain_text(f"for {last['score']}")
+        expect(page.locator(".felt-note")).to_contain_text(f"for {last['score']}")
         expect(bot.locator(".note")).to_have_text(f"+{last['score']}")
     else:
         assert page.evaluate("window.arrived") == 0

@@ -177,7 +177,7 @@ export function createBoard(viewport, handlers) {
       handlers.cursorMoved(...cursor);
       return;
     }
-    if (event.key === "Enter" || event.key === " ") {
+    if ((event.key === "Enter" && !event.ctrlKey && !event.metaKey) || event.key === " ") {
       event.preventDefault();
       handlers.cellClick(...cursor);
     } else if (event.key === "PageUp" || (event.key === "+" && event.ctrlKey)) {

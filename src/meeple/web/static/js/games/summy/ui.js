@@ -2,6 +2,8 @@
 import { el, t, translateRefusal } from "../../i18n.js";
 import { createBoard, face, key, parseKey, tileName } from "./board.js";
 import { makeDraggable } from "../../drag.js";
+import { describeSummy, showParams } from "./lines.js";
+import { rovingRack } from "./rack_keys.js";
 
 const isOperator = (tile) => !"0123456789".includes(tile);
 
@@ -28,6 +30,7 @@ export function createSummy(root, ctx) {
     el("summary", {}, t("js.summy.help_title")), el("p", { id: "summy-help" }, t("js.summy.help")));
   const cursorNews = el("p", { class: "sr", "aria-live": "polite" });
   const rack = el("div", { class: "rack", role: "group", "aria-label": t("js.summy.rack") });
+  const rackKeys = rovingRack(rack);
   const stock = el("span", { class: "stock" });
   const dirBox = el("span", { class: "dir-choice", hidden: true });
   const buttons = {
@@ -35,6 +38,7 @@ export function createSummy(root, ctx) {
     clear: el("button", { type: "button", onclick: clearStaged }, t("js.summy.clear")),
     discard: el("button", { type: "button", "aria-pressed": "false", onclick: toggleDiscard }, t("js.summy.discard_mode")),
     confirmDiscard: el("button", { type: "button", class: "primary", hidden: true, onclick: confirmDiscard }, t("js.summy.confirm_discard")),
+    cancelDiscard: el("button", { type: "button", hidden: true, onclick: toggleDiscard }, t("js.summy.cancel_discard")),
     pass: el("button", { type: "button", onclick: () => act({ type: "pass" }) }, t("js.summy.pass")),
   };
   const dirButtons = ["H", "V"].map((dir) => el("button", {
@@ -44,15 +48,25 @@ export function createSummy(root, ctx) {
   dirBox.append(t("js.summy.read"), " ", ...dirButtons);
   // A puzzle asks for one placement: no discard, no pass, no stock.
   const controls = el("div", { class: "summy-controls" }, buttons.confirm, buttons.clear,
-    ...(ctx.puzzle ? [] : [buttons.discard, buttons.confirmDiscard, buttons.pass, stock]));
+    ...(ctx.puzzle ? [] : [buttons.discard, buttons.cancelDiscard, buttons.confirmDiscard, buttons.pass]));
+  // What just happened (a move, a pass or a discard, until the next one), on the felt's top edge
+  // outside its cells: over the felt it hid the top rows, and on a phone the player's own tiles.
+  // The stock is counted at its right end: under the rack it took a row of its own in Italian.
+  const tableNote = el("p", { class: "felt-note", role: "status" });
+  const feltHead = el("div", { class: "felt-head" }, tableNote, ctx.puzzle || ctx.replay ? null : stock);
   // A replay shows the game, not how to play it: no placing help, no buttons.
-  root.replaceChildren(...[viewport, ctx.replay ? null : help, cursorNews, rack, ctx.replay ? null : controls].filter(Boolean));
+  root.replaceChildren(...[feltHead, viewport, ctx.replay ? null : help, cursorNews, rack, ctx.replay ? null : controls].filter(Boolean));
+  // Ctrl+Enter (or ⌘+Enter) plays from the board or the rack: no Tab walk to the button.
+  root.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" || !(event.ctrlKey || event.metaKey) || ctx.replay) return;
+    event.preventDefault();
+    if (discardMode) confirmDiscard();
+    else confirmPlace();
+  });
   // The verdict on the staged tiles goes where the eyes are: between the rack and its buttons.
   const feedback = document.getElementById("message");
   if (feedback && !ctx.replay) controls.before(feedback);
 
-  // What just happened, on the felt itself: a move, a pass or a discard, until the next one.
-  const tableNote = el("p", { class: "toast", role: "status", hidden: true });
   const board = createBoard(viewport, {
     cellClick, keyTile, takeBack: (r, c) => { if (staged.has(key(r, c))) unstage(key(r, c)); },
     redraw: () => redraw(),
@@ -163,6 +177,8 @@ export function createSummy(root, ctx) {
     const k = key(row, col);
     if (!canPlaceOn(k)) return;
     stage(k, index);
+    // Said once the cursor has moved on: the tile and where it went, not the next empty cell.
+    cursorNews.textContent = t("js.summy.placed", { tile: tileName(char), row, col });
     const [dr, dc] = staged.size > 1 ? direction() === "V" ? [1, 0] : [0, 1] : singleDir === "V" ? [1, 0] : [0, 1];
     const next = [row + dr, col + dc];
     board.cursor = next;
@@ -214,7 +230,7 @@ export function createSummy(root, ctx) {
   }
 
   function confirmPlace() {
-    if (!verdict || !verdict.legal) return;
+    if (!myTurn() || !staged.size || !verdict || !verdict.legal) return;
     act({ type: "place", ...placement() });
   }
 
@@ -235,7 +251,7 @@ export function createSummy(root, ctx) {
   }
 
   function confirmDiscard() {
-    if (!discardPicks.size) return;
+    if (!myTurn() || !discardPicks.size) return;
     act({ type: "discard", tiles: [...discardPicks].map((i) => hand()[i]) });
   }
 
@@ -286,7 +302,8 @@ export function createSummy(root, ctx) {
       const tile = hand()[index];
       const isSelected = selected && selected.from === "cell" && selected.key === k;
       cells.set(k, { node: draggable(tileNode(tile, "staged" + (isSelected ? " selected" : ""), {
-        tag: "button", type: "button", dataset: { staged: k },
+        // Not a Tab stop: the board's own keys reach it (arrows, Enter, Backspace).
+        tag: "button", type: "button", tabindex: "-1", dataset: { staged: k },
         "aria-label": t("js.summy.staged_tile", { tile: tileName(tile) }),
       }), `cell:${k}`) });
     }
@@ -302,6 +319,7 @@ export function createSummy(root, ctx) {
     }
     board.draw(cells, sealed, targets);
     const used = stagedIndexes();
+    const rackHadFocus = rackKeys.before();
     rack.replaceChildren(...hand().map((tile, index) => {
       if (used.has(index)) return null;
       const classes = [];
@@ -316,12 +334,16 @@ export function createSummy(root, ctx) {
       return myTurn() && !discardMode ? draggable(node, `rack:${index}`) : node;
     }).filter(Boolean));
     if (view.seat === null || view.seat === undefined) rack.replaceChildren(ctx.replay ? "" : el("span", { class: "muted" }, t("js.summy.spectating")));
+    rackKeys.after(rackHadFocus);
     const mine = myTurn();
     buttons.confirm.disabled = !(mine && verdict && verdict.legal && staged.size);
     buttons.clear.disabled = !staged.size;
     buttons.discard.disabled = !mine || (view.stock ?? 0) === 0;
     buttons.discard.setAttribute("aria-pressed", String(discardMode));
-    buttons.confirmDiscard.hidden = !discardMode;
+    // Discard mode shows only its own buttons (the others could not be used in it): two rows
+    // at most on a phone, in every language, as outside it.
+    buttons.confirm.hidden = buttons.clear.hidden = buttons.pass.hidden = discardMode;
+    buttons.confirmDiscard.hidden = buttons.cancelDiscard.hidden = !discardMode;
     buttons.confirmDiscard.disabled = !discardPicks.size;
     buttons.pass.disabled = !mine || (view.stock ?? 0) > 0;
     dirBox.hidden = staged.size !== 1;
@@ -336,7 +358,6 @@ export function createSummy(root, ctx) {
     const text = last && !view.game_over ? describeSummy(last, ctx.seatName) : "";
     if (tableNote.textContent === text) return;
     tableNote.textContent = text || "";
-    tableNote.hidden = !text;
     tableNote.dataset.kind = last ? last.type : "";
     // Restart the entrance animation for a new note.
     tableNote.style.animation = "none";
@@ -344,7 +365,7 @@ export function createSummy(root, ctx) {
     tableNote.style.animation = "";
   }
   // Which way a single tile reads: asked on the felt, so the buttons under the rack never move.
-  viewport.append(tableNote, dirBox);
+  viewport.append(dirBox);
 
   return {
     /** Show a new view; a new move on the table clears the staging and centres on it. */
@@ -390,17 +411,6 @@ export function createSummy(root, ctx) {
   };
 }
 
-/** A readable line for a Summy event. */
-export function describeSummy(event, seatName) {
-  switch (event.type) {
-    case "place": return t("js.summy.log_place", { name: seatName(event.seat), equation: [...(event.equation || "")].map(face).join(""), score: event.score ?? 0 });
-    case "discard": { const n = event.count ?? event.tiles ?? "?"; return t("js.summy.log_discard", { name: seatName(event.seat), n, count: n }); }
-    case "pass": return t("js.summy.log_pass", { name: seatName(event.seat) });
-    case "game_over": return null; // the table's own "finish" line says it once
-    default: return null;
-  }
-}
-
 // ----- what the generic pages ask of every game module (see /js/games.js) -----
 
 /** This game's colour in charts (the profile's rating chart). */
@@ -414,31 +424,10 @@ export function shownScores(view) {
   return view.scores;
 }
 
-/**
- * A refusal's params as the board writes them: ×, ÷ and − for the tiles x, : and -, in the
- * equations, signs and tiles it names (the catalog texts fill them in).
- */
-export function showParams(params) {
-  const shown = {};
-  for (const [name, value] of Object.entries(params || {})) {
-    shown[name] = typeof value === "string" && name !== "cell" ? [...value].map(face).join("") : value;
-  }
-  return shown;
-}
-
 /** The board grows and shrinks with the screen: the table page gives it the room the rack leaves. */
 export const fillsScreen = true;
 
-/** Short notes beside a seat's name in the players list: tiles in hand, and what their last turn was. */
-export function seatNotes(view, seat) {
-  const notes = view.hand_sizes ? [el("span", { class: "muted" }, t("js.summy.tiles_in_hand", { n: view.hand_sizes[seat] }))] : [];
-  const last = view.last_move;
-  if (last && last.seat === seat && !view.game_over) {
-    const text = last.type === "place" ? `+${last.score ?? 0}` : t(`js.summy.note_${last.type}`);
-    notes.push(el("span", { class: "note", dataset: { note: last.type } }, text));
-  }
-  return notes;
-}
+export { seatNotes, showParams } from "./lines.js";
 
 // The replay's review hooks (replay.js asks for them).
 export { review } from "./review.js";
