@@ -13,6 +13,7 @@ from meeple.store.sessions import shared_secret
 from meeple.tables.bots import BotPool
 from meeple.tables.clock import Clock, SystemClock
 from meeple.tables.manager import TableManager
+from meeple.tables.online_bots import OnlineBots
 from meeple.web.presence import PresenceNews
 from meeple.web.security import SessionSigner
 from meeple.web.session_checks import SessionChecks
@@ -34,6 +35,8 @@ class Services:
     session_checks: SessionChecks
     socket_caps: SocketCaps
     presence: PresenceNews
+    online_bots: OnlineBots
+    """The bot accounts with an event stream open ("Play a bot" lists them)."""
 
     @classmethod
     def build(cls, settings: Settings, clock: Clock | None = None) -> Services:
@@ -57,11 +60,13 @@ class Services:
             session_checks=SessionChecks(db, clock.now),
             socket_caps=SocketCaps(settings.max_sockets_per_address, settings.max_sockets_per_user),
             presence=PresenceNews(bus, tables.server_id),
+            online_bots=OnlineBots(bus, tables.server_id),
         )
 
     async def close(self) -> None:
         """Stop tables, bots, bus and database, in that order."""
         self.presence.stop()
+        await self.online_bots.stop()
         await self.tables.stop()
         self.bots.close()
         await self.bus.close()
