@@ -108,6 +108,12 @@ class Settings(BaseSettings):
         "30/minute",
         description="puzzle answers per signed-in user, or per address for anonymous answers",
     )
+    limit_challenges: str = Field(
+        "20/minute", description="challenges sent per account (POST /api/challenges)"
+    )
+    challenge_ttl_s: float = Field(
+        600, gt=0, description="an open challenge lapses this many seconds after it was sent"
+    )
     puzzle_rater_games: int = Field(
         10,
         ge=0,
@@ -178,6 +184,7 @@ class Settings(BaseSettings):
         "limit_tables",
         "limit_analysis",
         "limit_puzzle_answers",
+        "limit_challenges",
     )
     @classmethod
     def _readable_limit(cls, value: str) -> str:
@@ -211,6 +218,7 @@ class Settings(BaseSettings):
             "tables": self.limit_tables,
             "analysis": self.limit_analysis,
             "puzzle_answers": self.limit_puzzle_answers,
+            "challenges": self.limit_challenges,
         }
 
     def extra_game_modules(self) -> list[str]:

@@ -26,6 +26,7 @@ KINDS = {
     "tables": "new tables",
     "analysis": "positions analysed from this address",
     "puzzle_answers": "puzzle answers",
+    "challenges": "challenges",
 }
 """Each limited kind of request, and how a refusal names it."""
 

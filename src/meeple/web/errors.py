@@ -26,6 +26,7 @@ HTTP_STATUS: dict[str, int] = {
     "no_player": 404,
     "not_reviewed": 404,
     "no_puzzle": 404,
+    "no_challenge": 404,
     "no_feature": 404,
     "bad_move": 422,
     "conflict": 409,
@@ -34,6 +35,7 @@ HTTP_STATUS: dict[str, int] = {
     "guest_no_account": 409,
     "account_in_game": 409,
     "not_over": 409,
+    "challenge_closed": 409,
     "rate_limited": 429,
 }
 """Codes answered with a status other than 400: 401 who are you, 403 not yours, 404 none,
