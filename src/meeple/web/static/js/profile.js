@@ -12,13 +12,13 @@ const name = $("profile").dataset.name;
 const GAME_NAMES = Object.keys(GAMES);
 $("profile").querySelector("h1").prepend(avatar(name, { size: "large" }));
 
-async function load() {
 /** A catalog text filled with "\u0000" where `node` goes: its pieces around the node. */
 function withNode(text, node) {
   const [before, after = ""] = text.split("\u0000");
   return [before, node, after];
 }
 
+async function load() {
   let data;
   try {
     data = await api("GET", routes.profile(name));
@@ -30,10 +30,10 @@ function withNode(text, node) {
   showOwnSpelling(data.user.name);
   const ratings = new Map(data.ratings.map((r) => [r.game, r]));
   const finished = data.finished || {};
-  const stats = GAME_NAMES.filter((game) => ratings.has(game) || finished[game]).map((game) => {
   const won = data.won || {};
   // Played and won count the same games (every finished one, rated or not); the rated
   // ones, which alone move the rating, are counted apart.
+  const stats = GAME_NAMES.filter((game) => ratings.has(game) || finished[game]).map((game) => {
     const rating = ratings.get(game);
     return el("div", { class: "stat", dataset: { game } }, el("strong", {}, t("game." + game)), el("br"),
       el("span", { class: "played" }, t("js.profile.played", { n: finished[game] ?? 0 })), " · ",
