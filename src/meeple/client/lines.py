@@ -1,0 +1,135 @@
+"""The typed lines of the two streams (docs/bot-api.md), as the server sends them.
+
+Each is a ``TypedDict``: a line is the JSON object itself, so nothing is lost
+when the server adds a field, and a type checker still knows the fields a
+bot reads. ``type`` tells them apart.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, NotRequired, TypedDict
+
+JSONObject = dict[str, Any]
+"""A JSON object as parsed (a view, a table, an action)."""
+
+
+class UserRef(TypedDict):
+    """An account named in a challenge."""
+
+    name: str
+    bot: bool
+
+
+# "from" is a Python keyword, so these two use TypedDict's functional form.
+Challenge = TypedDict(
+    "Challenge",
+    {
+        "id": str,
+        "from": UserRef,
+        "to": UserRef,
+        "game": str,
+        "options": JSONObject,
+        "move_seconds": int,
+        "rated": bool,
+        "status": str,
+        "reason": NotRequired[str],
+        "table_id": NotRequired["str | None"],
+    },
+)
+"""A challenge to or from the account (``status``: open, accepted, declined, cancelled…)."""
+
+
+class ChallengeLine(TypedDict):
+    """A challenge received or sent (also on connecting, for each open one)."""
+
+    type: Literal["challenge"]
+    challenge: Challenge
+
+
+class ChallengeCancelledLine(TypedDict):
+    """The challenger took a challenge back."""
+
+    type: Literal["challenge_cancelled"]
+    challenge: Challenge
+
+
+class ChallengeDeclinedLine(TypedDict):
+    """The challenged account declined (``challenge["reason"]`` says why)."""
+
+    type: Literal["challenge_declined"]
+    challenge: Challenge
+
+
+class GameStartLine(TypedDict):
+    """A game the account sits at has started (also on connecting, for each one not over)."""
+
+    type: Literal["game_start"]
+    table_id: str
+    game: str
+    seat: int
+
+
+class GameFinishLine(TypedDict):
+    """A game the account sat at is over."""
+
+    type: Literal["game_finish"]
+    table_id: str
+    game: str
+    seat: int
+
+
+AccountEvent = (
+    ChallengeLine | ChallengeCancelledLine | ChallengeDeclinedLine | GameStartLine | GameFinishLine
+)
+"""A line of the account's event stream."""
+
+
+class HelloLine(TypedDict):
+    """The first line of a game stream: the table as the seat sees it."""
+
+    type: Literal["hello"]
+    version: int
+    seat: int | None
+    table: JSONObject
+    view: JSONObject | None
+    legal: NotRequired[list[Any]]
+
+
+class EventLine(TypedDict):
+    """One table event (an action, a chat line, the finish…) with the seat's view after it."""
+
+    type: Literal["event"]
+    version: int
+    kind: str
+    seat: int | None
+    data: JSONObject
+    view: JSONObject | None
+    to_act: list[int]
+    deadlines: dict[str, float]
+    legal: NotRequired[list[Any]]
+
+
+ResumeLine = TypedDict("ResumeLine", {"type": Literal["resume"], "from": int, "to": int})
+"""A resumed stream: the events after ``from`` (up to ``to``) follow."""
+
+
+class WatchersLine(TypedDict):
+    """Who is there: spectators and the seats whose players are connected."""
+
+    type: Literal["watchers"]
+    spectators: int
+    present: list[int]
+
+
+GameLine = HelloLine | EventLine | ResumeLine | WatchersLine
+"""A line of a game stream."""
+
+ENDING_KINDS = frozenset({"finish", "close"})
+"""The event kinds after which a table changes no more: a game stream ends there."""
+
+
+class ActionResult(TypedDict):
+    """The answer to an action: its event's version, and whether the id was already applied."""
+
+    version: int
+    duplicate: bool
