@@ -226,3 +226,32 @@ class PuzzleRating(Base):
     sigma: Mapped[float] = mapped_column(Float)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     solved: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class Challenge(Base):
+    """A challenge from one account to another to play a game: open until accepted,
+    declined, cancelled by its sender or lapsed at ``expires_at``.
+
+    Kept in the store (not a server's memory) so any server may accept it and it
+    outlives a restart; the accept that moves it out of ``open`` first wins.
+    """
+
+    __tablename__ = "challenges"
+
+    id: Mapped[str] = mapped_column(String(24), primary_key=True)
+    from_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    to_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    game: Mapped[str] = mapped_column(String(16))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """The game's options as sent (``players`` among them)."""
+    pace: Mapped[str] = mapped_column(String(16))
+    move_seconds: Mapped[int] = mapped_column(Integer)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    status: Mapped[str] = mapped_column(String(16))
+    """open, accepted, declined or cancelled (a lapsed one stays open past ``expires_at``)."""
+    reason: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    """Why it was declined."""
+    table_id: Mapped[str | None] = mapped_column(String(24), nullable=True)
+    """The table its accept opened."""
+    created_at: Mapped[float] = mapped_column(Float)
+    expires_at: Mapped[float] = mapped_column(Float)

@@ -20,6 +20,7 @@ from meeple.games.base import JSON
 from meeple.store import queries
 from meeple.store.database import Database
 from meeple.store.models import TableSeat
+from meeple.tables.bot_accounts import mark_bot_accounts
 from meeple.tables.clock import Clock
 from meeple.tables.cluster import Cluster
 from meeple.tables.errors import TableError
@@ -84,7 +85,41 @@ class Matchmaking:
                 seats.append(SeatInfo(seat))
         return await self._open(info, seats)
 
+    async def open_seated(
+        self, table_id: str, creator_id: int, spec: TableSpec, players: list[tuple[int, str]]
+    ) -> Table:
+        """Open table ``table_id`` for ``spec`` with ``players`` (id, name) in its free seats, in
+        order, and its bots: every seat is taken, so it starts at once (an accepted challenge)."""
+        checked = check_spec(replace(spec, sit=False))
+        free = [seat for seat in range(spec.seats) if seat not in spec.bots]
+        if len(free) != len(players):
+            raise TableError("bad_seats", f"{len(players)} players for {len(free)} free seats")
+        info = TableInfo(
+            id=table_id,
+            game=spec.game,
+            options=checked.options,
+            seed=secrets.randbits(62),
+            seat_count=spec.seats,
+            private=spec.private,
+            invite_token=secrets.token_urlsafe(18),
+            rated=spec.rated,
+            pace=spec.pace,
+            move_seconds=checked.move_seconds,
+            creator_id=creator_id,
+            auto_start=True,
+            created_at=self.clock.now(),
+        )
+        seated = dict(zip(free, players, strict=True))
+        seats = [
+            SeatInfo(seat, user_id=seated[seat][0], name=seated[seat][1])
+            if seat in seated
+            else SeatInfo(seat, name=f"bot ({spec.bots[seat]})", bot_level=spec.bots[seat])
+            for seat in range(spec.seats)
+        ]
+        return await self._open(info, seats)
+
     async def _open(self, info: TableInfo, seats: list[SeatInfo]) -> Table:
+        seats = await mark_bot_accounts(self.db, seats)
         table = Table(info, self.registry.ctx)
         data: dict[str, JSON] = {"seats": [seat.to_json() for seat in seats]}
         first = LogEvent(1, "create", None, data, info.creator_id, None, info.created_at)

@@ -1,0 +1,99 @@
+"""The queries behind challenges between accounts (docs/bot-api.md, Challenges).
+
+Each is a function of an open session, run with Database.run like store.queries.
+A challenge leaves ``open`` through :func:`close_challenge` only, a conditional
+update: of two servers accepting (or one accepting while the other cancels)
+the same challenge at once, exactly one changes it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import and_, or_, select, update
+from sqlalchemy.orm import Session, aliased
+
+from meeple.store.models import Challenge, DeletedAccount, User
+from meeple.store.names import name_key
+
+OPEN = "open"
+"""A challenge waiting for an answer (lapsed once past its ``expires_at``)."""
+
+ChallengeRow = tuple[Challenge, User, User]
+"""A challenge with the accounts it is from and to."""
+
+
+def insert_challenge(session: Session, values: dict[str, Any]) -> None:
+    """Store a new challenge (``values``: its columns)."""
+    session.add(Challenge(**values))
+
+
+def account_by_name(session: Session, name: str) -> User | None:
+    """The account called ``name`` (in any case) that may be challenged: not a deleted one."""
+    return session.scalars(
+        select(User).where(
+            User.name_key == name_key(name), User.id.not_in(select(DeletedAccount.user_id))
+        )
+    ).first()
+
+
+def _with_users() -> Any:
+    sender, receiver = aliased(User), aliased(User)
+    query = (
+        select(Challenge, sender, receiver)
+        .join(sender, sender.id == Challenge.from_id)
+        .join(receiver, receiver.id == Challenge.to_id)
+    )
+    return query
+
+
+def challenge_by_id(session: Session, challenge_id: str) -> ChallengeRow | None:
+    """The challenge with its two accounts, if it exists."""
+    row = session.execute(_with_users().where(Challenge.id == challenge_id)).first()
+    return None if row is None else (row[0], row[1], row[2])
+
+
+def open_challenges_of(session: Session, user_id: int, now: float) -> list[ChallengeRow]:
+    """The challenges to or from ``user_id`` still open at ``now``, oldest first."""
+    rows = session.execute(
+        _with_users()
+        .where(
+            or_(Challenge.from_id == user_id, Challenge.to_id == user_id),
+            Challenge.status == OPEN,
+            Challenge.expires_at > now,
+        )
+        .order_by(Challenge.created_at, Challenge.id)
+    )
+    return [(row[0], row[1], row[2]) for row in rows]
+
+
+def close_challenge(
+    session: Session,
+    challenge_id: str,
+    status: str,
+    now: float,
+    reason: str | None = None,
+    table_id: str | None = None,
+) -> bool:
+    """Move an open, unlapsed challenge to ``status``; whether this call did it."""
+    result = session.execute(
+        update(Challenge)
+        .where(
+            and_(
+                Challenge.id == challenge_id,
+                Challenge.status == OPEN,
+                Challenge.expires_at > now,
+            )
+        )
+        .values(status=status, reason=reason, table_id=table_id)
+    )
+    return bool(getattr(result, "rowcount", 0) == 1)
+
+
+def reopen_challenge(session: Session, challenge_id: str, table_id: str) -> None:
+    """Open again a challenge whose accept failed to open its table ``table_id``."""
+    session.execute(
+        update(Challenge)
+        .where(Challenge.id == challenge_id, Challenge.table_id == table_id)
+        .values(status=OPEN, table_id=None)
+    )

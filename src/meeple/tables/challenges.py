@@ -1,0 +1,234 @@
+"""Challenges between accounts: send, accept, decline, cancel; a lapse after a while.
+
+A person or a bot challenges a named account to a game with its options and
+clock, rated or not (docs/bot-api.md, Challenges). The challenge is stored, so
+any server may answer it and it outlives a restart; it leaves ``open`` by one
+conditional update (:func:`meeple.store.challenges.close_challenge`), so of two
+answers at once exactly one counts. Every change goes to both accounts' event
+streams (:func:`meeple.tables.user_events.publish_user_event`).
+
+Accepting opens a private table with both accounts seated (in a random order:
+the first seat may move first) and starts it: its ``game_start`` lines come
+from the table's start like any table's. A challenge names two players; a game
+for more seats fills the others with built-in bots of the challenge's ``fill``
+level. An open challenge lapses ``MEEPLE_CHALLENGE_TTL_S`` after it was sent:
+it then reads ``lapsed`` and can no longer be answered.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from meeple.bus import Bus
+from meeple.config import Settings
+from meeple.games.base import JSON
+from meeple.store import challenges as store
+from meeple.store.database import Database
+from meeple.store.models import Challenge, User
+from meeple.tables.clock import Clock
+from meeple.tables.errors import TableError
+from meeple.tables.matchmaking import Matchmaking, new_table_id
+from meeple.tables.spec import TableSpec, check_spec
+from meeple.tables.user_events import publish_user_event
+
+DECLINE_REASONS = ("generic", "later", "too_fast", "too_slow", "rated", "casual", "variant")
+"""Why a challenge may be declined (the site says each in the challenger's language)."""
+
+DEFAULT_FILL = "greedy"
+"""The built-in bots' level in a challenge's seats beyond the two players' unless it says."""
+
+LAPSED = "lapsed"
+"""How an open challenge past its time reads."""
+
+
+@dataclass(frozen=True)
+class ChallengeAsk:
+    """What a challenge asks for: the game, its options, the clock and whether it is rated."""
+
+    to: str
+    game: str
+    options: dict[str, JSON]
+    pace: str = "realtime"
+    move_seconds: int | None = None
+    rated: bool = False
+    fill: str = DEFAULT_FILL
+    """The built-in bots' level in the seats beyond the two players' (a game for more)."""
+
+
+def person(user: User) -> dict[str, Any]:
+    """An account as a challenge shows it."""
+    return {"id": user.id, "name": user.name, "bot": bool(user.bot)}
+
+
+def challenge_json(row: store.ChallengeRow, now: float | None = None) -> dict[str, Any]:
+    """A challenge as its two accounts see it (status ``lapsed`` once open past its time, if
+    ``now`` is given: a row read as open at ``now`` needs none)."""
+    challenge, sender, receiver = row
+    status = challenge.status
+    if status == store.OPEN and now is not None and challenge.expires_at <= now:
+        status = LAPSED
+    return {
+        "id": challenge.id,
+        "from": person(sender),
+        "to": person(receiver),
+        "game": challenge.game,
+        "options": dict(challenge.options),
+        "pace": challenge.pace,
+        "move_seconds": challenge.move_seconds,
+        "rated": challenge.rated,
+        "status": status,
+        "reason": challenge.reason,
+        "table_id": challenge.table_id,
+        "created_at": challenge.created_at,
+        "expires_at": challenge.expires_at,
+    }
+
+
+def table_spec(
+    game: str, options: dict[str, JSON], pace: str, move_seconds: int | None, rated: bool
+) -> TableSpec:
+    """The private table a challenge asks for: ``options["players"]`` seats (2 unless said),
+    those beyond the first two given to built-in bots of level ``options["fill"]``."""
+    rest = dict(options)
+    seats = rest.setdefault("players", 2)
+    if not isinstance(seats, int) or isinstance(seats, bool) or seats < 2:
+        raise TableError("bad_seats", "a challenge is for two players (more: built-in bots)")
+    level = str(rest.pop("fill", DEFAULT_FILL))
+    return TableSpec(
+        game=game,
+        seats=seats,
+        bots={seat: level for seat in range(2, seats)},
+        options=rest,
+        private=True,
+        rated=rated,
+        pace=pace,
+        move_seconds=move_seconds,
+        sit=False,
+    )
+
+
+def spec_of(challenge: Challenge) -> TableSpec:
+    """The table a stored challenge asks for."""
+    options = dict(challenge.options)
+    return table_spec(
+        challenge.game, options, challenge.pace, challenge.move_seconds, challenge.rated
+    )
+
+
+class Challenges:
+    """Every change of a challenge: checked, stored, and told to both accounts."""
+
+    def __init__(
+        self, db: Database, bus: Bus, clock: Clock, settings: Settings, matchmaking: Matchmaking
+    ) -> None:
+        self.db, self.bus, self.clock, self.settings = db, bus, clock, settings
+        self.matchmaking = matchmaking
+
+    async def send(self, sender: User, ask: ChallengeAsk) -> dict[str, Any]:
+        """Challenge the account named ``ask.to``; the stored challenge."""
+        receiver = await self.db.run(store.account_by_name, ask.to)
+        if receiver is None:
+            raise TableError("no_player", f"nobody is called {ask.to[:40]!r}")
+        if receiver.id == sender.id:
+            raise TableError("challenge_self", "you cannot challenge yourself")
+        if ask.rated and bool(sender.bot) != bool(receiver.bot) and not self._bots_rated():
+            raise TableError("bot_unrated", "games between bots and people are not rated here")
+        options = dict(ask.options)
+        players = options.get("players", 2)
+        if isinstance(players, int) and players > 2:
+            options["fill"] = ask.fill
+        spec = table_spec(ask.game, options, ask.pace, ask.move_seconds, ask.rated)
+        checked = check_spec(spec)
+        now = self.clock.now()
+        challenge = Challenge(
+            id=new_table_id(),
+            from_id=sender.id,
+            to_id=receiver.id,
+            game=ask.game,
+            options={**options, "players": spec.seats},
+            pace=ask.pace,
+            move_seconds=checked.move_seconds,
+            rated=ask.rated,
+            status=store.OPEN,
+            created_at=now,
+            expires_at=now + self.settings.challenge_ttl_s,
+        )
+        values = {c.name: getattr(challenge, c.name) for c in Challenge.__table__.columns}
+        await self.db.run(store.insert_challenge, values)
+        return await self._tell(challenge.id, "challenge")
+
+    def _bots_rated(self) -> bool:
+        return bool(getattr(self.settings, "bots_rated_vs_people", True))
+
+    async def get(self, user: User, challenge_id: str) -> dict[str, Any]:
+        """A challenge to or from ``user`` (404 ``no_challenge`` for anyone else)."""
+        return challenge_json(await self._row(user, challenge_id), self.clock.now())
+
+    async def open_of(self, user: User) -> list[dict[str, Any]]:
+        """The open challenges to and from ``user``, oldest first."""
+        now = self.clock.now()
+        rows = await self.db.run(store.open_challenges_of, user.id, now)
+        return [challenge_json(row, now) for row in rows]
+
+    async def accept(self, user: User, challenge_id: str) -> str:
+        """The challenged account accepts: a table opens with both seated and starts; its id."""
+        challenge, sender, receiver = await self._row(user, challenge_id)
+        if receiver.id != user.id:
+            raise TableError("no_challenge", "only the challenged account accepts")
+        table_id = new_table_id()
+        await self._close(challenge_id, "accepted", table_id=table_id)
+        players = [(sender.id, sender.name), (receiver.id, receiver.name)]
+        if secrets.randbelow(2):
+            players.reverse()
+        try:
+            await self.matchmaking.open_seated(table_id, sender.id, spec_of(challenge), players)
+        except BaseException:
+            await self.db.run(store.reopen_challenge, challenge_id, table_id)
+            raise
+        await self._tell(challenge_id, "challenge_accepted")
+        return table_id
+
+    async def decline(self, user: User, challenge_id: str, reason: str) -> dict[str, Any]:
+        """The challenged account declines, saying why (one of :data:`DECLINE_REASONS`)."""
+        if reason not in DECLINE_REASONS:
+            raise TableError("bad_reason", f"a reason is one of {', '.join(DECLINE_REASONS)}")
+        _, _, receiver = await self._row(user, challenge_id)
+        if receiver.id != user.id:
+            raise TableError("no_challenge", "only the challenged account declines")
+        await self._close(challenge_id, "declined", reason=reason)
+        return await self._tell(challenge_id, "challenge_declined")
+
+    async def cancel(self, user: User, challenge_id: str) -> dict[str, Any]:
+        """The challenger takes the challenge back."""
+        _, sender, _ = await self._row(user, challenge_id)
+        if sender.id != user.id:
+            raise TableError("no_challenge", "only the challenger cancels")
+        await self._close(challenge_id, "cancelled")
+        return await self._tell(challenge_id, "challenge_cancelled")
+
+    async def _row(self, user: User, challenge_id: str) -> store.ChallengeRow:
+        row = await self.db.run(store.challenge_by_id, challenge_id)
+        if row is None or user.id not in (row[0].from_id, row[0].to_id):
+            raise TableError("no_challenge", "no such challenge")
+        return row
+
+    async def _close(self, challenge_id: str, status: str, **values: str) -> None:
+        now = self.clock.now()
+        if not await self.db.run(store.close_challenge, challenge_id, status, now, *_args(values)):
+            raise TableError("challenge_closed", "this challenge is no longer open")
+
+    async def _tell(self, challenge_id: str, kind: str) -> dict[str, Any]:
+        """Send a challenge's line of ``kind`` to both accounts' event streams; the challenge."""
+        row = await self.db.run(store.challenge_by_id, challenge_id)
+        assert row is not None  # challenges are never deleted
+        shown = challenge_json(row, self.clock.now())
+        line = {"type": kind, "challenge": shown}
+        for user_id in (row[0].from_id, row[0].to_id):
+            await publish_user_event(self.bus, str(user_id), line)
+        return shown
+
+
+def _args(values: dict[str, str]) -> tuple[str | None, str | None]:
+    return values.get("reason"), values.get("table_id")
