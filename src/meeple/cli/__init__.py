@@ -19,7 +19,7 @@ from meeple.cli.common import fail
 from meeple.games import GAME_NAMES, features_of
 from meeple.plugins import EXTRA_GAMES_VARIABLE, load_games_from_environment
 
-COMMAND_MODULES: tuple[str, ...] = ("meeple.cli.arena", "meeple.cli.serve")
+COMMAND_MODULES: tuple[str, ...] = ("meeple.cli.arena", "meeple.cli.bot", "meeple.cli.serve")
 """The command groups that belong to no one game."""
 
 
