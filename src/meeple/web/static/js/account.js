@@ -10,10 +10,11 @@ async function show() {
   let user = null;
   try { user = await currentUser(); } catch { user = null; }
   const signedIn = Boolean(user);
+  // The name is the link to the player's profile: one item, so a guest's header (name,
+  // sign in, create an account) stays one line at 1280 px in every language.
   $("account-name").hidden = !signedIn;
   $("account-name").textContent = signedIn ? user.name : "";
-  $("account-profile").hidden = !signedIn;
-  if (signedIn) $("account-profile").href = `/profile/${encodeURIComponent(user.name)}`;
+  if (signedIn) $("account-name").href = `/profile/${encodeURIComponent(user.name)}`;
   // Nobody: sign in, sign up, play as a guest. A guest: their name, sign in (to an
   // account they have) and "Create an account" (which keeps their games). An account:
   // their name, their account page and sign out.
@@ -26,7 +27,7 @@ async function show() {
   // The header's own chip: who you are, at a glance, on every screen size.
   $("me-chip").hidden = !signedIn;
   if (signedIn) {
-    $("me-chip").href = $("account-profile").href;
+    $("me-chip").href = $("account-name").href;
     $("me-chip").querySelector(".me-name").textContent = user.name;
     paintAvatar($("me-chip").querySelector(".avatar"), user.name);
   }
