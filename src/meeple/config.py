@@ -114,6 +114,11 @@ class Settings(BaseSettings):
     challenge_ttl_s: float = Field(
         600, gt=0, description="an open challenge lapses this many seconds after it was sent"
     )
+    bots_rated_vs_people: bool = Field(
+        True,
+        description="a game between a bot account and people may be rated (false: such a"
+        " game rates nobody)",
+    )
     puzzle_rater_games: int = Field(
         10,
         ge=0,

@@ -12,7 +12,8 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from server_harness import run_async
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
+from sqlalchemy.orm import Session
 
 from meeple.store import queries
 from meeple.store.database import Database, alembic_config
@@ -28,15 +29,31 @@ def db(db_url: str) -> Iterator[Database]:
 
 
 def a_table(db: Database, table_id: str = "t1", private: bool = False) -> None:
-    user = db.call(queries.create_user, f"owner-{table_id}", None, True, 1.0)
+    user_id = db.call(old_schema_user, f"owner-{table_id}")
     row = GameTable(
         id=table_id, game="slide", options={"players": 2}, seed=2**61, seat_count=2,
         private=private, invite_token="tok", rated=False, pace="realtime", move_seconds=60,
-        creator_id=user.id, auto_start=False, status="open", created_at=1.0,
+        creator_id=user_id, auto_start=False, status="open", created_at=1.0,
     )  # fmt: skip
     seats = [TableSeat(table_id=table_id, seat=s, zombie=False, left=False, timeouts=0,
                        wants_rematch=False) for s in range(2)]  # fmt: skip
     db.call(queries.insert_table, row, seats)
+
+
+def old_schema_user(session: Session, name: str) -> int:
+    """A guest inserted through the columns every revision has (a test migrates from old
+    revisions, before ``users`` had its later columns such as ``bot``)."""
+    session.execute(
+        text(
+            "INSERT INTO users (name, name_key, password_hash, guest, created_at)"
+            " VALUES (:name, :key, NULL, :guest, 1.0)"
+        ),
+        {"name": name, "key": name.lower(), "guest": True},
+    )
+    found = session.scalar(
+        text("SELECT id FROM users WHERE name_key = :key"), {"key": name.lower()}
+    )
+    return int(found)
 
 
 def event(

@@ -48,6 +48,10 @@ EXPECTED = {
     ("get", "/api/users/{name}"),
     ("get", "/api/users/{name}/history/{game}"),
     ("get", "/api/leaderboard/{game}"),
+    ("post", "/api/account/tokens"),
+    ("get", "/api/account/tokens"),
+    ("delete", "/api/account/tokens/{token_id}"),
+    ("post", "/api/account/bot"),
     ("get", "/api/health"),
 }
 

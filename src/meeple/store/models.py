@@ -45,6 +45,8 @@ class User(Base):
     password_hash: Mapped[str | None] = mapped_column(String(255), nullable=True)
     guest: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[float] = mapped_column(Float)
+    bot: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """A bot account: plays through the Bot API only, shown with a BOT mark (one way)."""
 
 
 class DeletedAccount(Base):
@@ -156,6 +158,24 @@ class LoginSession(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     created_at: Mapped[float] = mapped_column(Float)
     expires_at: Mapped[float] = mapped_column(Float)
+
+
+class AccessToken(Base):
+    """A personal access token: the ``Authorization: Bearer`` header carries the token, the
+    store only its hash. Deleting the row revokes it at once, on every server.
+    """
+
+    __tablename__ = "access_tokens"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    label: Mapped[str] = mapped_column(String(64))
+    scopes: Mapped[str] = mapped_column(String(128))
+    """The token's scopes, separated by spaces."""
+    created_at: Mapped[float] = mapped_column(Float)
+    last_used_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """When the token was last used, to a minute (written at most once a minute)."""
 
 
 class ServerSecret(Base):

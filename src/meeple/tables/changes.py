@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from meeple.games.base import JSON
+from meeple.tables.bot_accounts import is_bot_account
 from meeple.tables.errors import TableError
 from meeple.tables.log import CLOSED, OPEN, PLAYING
 from meeple.tables.outcomes import LOBBY, NOTHING, Outcome
@@ -41,7 +42,10 @@ class TableChanges:
                 if not free:
                     raise TableError("full", "there is no free seat at this table")
                 seat = free[0]
-            await self.table.write("join", seat, {"name": name}, user_id=user_id)
+            data: dict[str, JSON] = {"name": name}
+            if await is_bot_account(self.table.ctx.db, user_id):
+                data["bot_account"] = True
+            await self.table.write("join", seat, data, user_id=user_id)
             await self.table.runtime.settle(None)
         return seat, LOBBY
 

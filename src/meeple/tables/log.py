@@ -36,6 +36,8 @@ class SeatInfo:
     left: bool = False
     timeouts: int = 0
     wants_rematch: bool = False
+    bot_account: bool = False
+    """A bot account (a program playing through the Bot API) holds the seat."""
 
     @property
     def empty(self) -> bool:
@@ -58,6 +60,7 @@ class SeatInfo:
             "left": self.left,
             "timeouts": self.timeouts,
             "wants_rematch": self.wants_rematch,
+            "bot_account": self.bot_account,
         }
 
     @classmethod
@@ -68,7 +71,9 @@ class SeatInfo:
         return cls(**values, bot_level=data.get("bot", data.get("bot_level")))
 
 
-_SEAT_KEYS = ("seat", "user_id", "name", "zombie", "left", "timeouts", "wants_rematch")
+_SEAT_KEYS = (
+    "seat", "user_id", "name", "zombie", "left", "timeouts", "wants_rematch", "bot_account"
+)  # fmt: skip
 """The keys of a seat's JSON named as :class:`SeatInfo`'s fields (all but the bot's)."""
 
 
@@ -261,7 +266,11 @@ def _join(fold: Fold, snap: Snapshot) -> Snapshot:
     if ev.user_id is not None and snap.seat_of(ev.user_id) is not None:
         raise TableError("already_seated", "you already have a seat at this table")
     name, bot = ev.data.get("name"), ev.data.get("bot")
-    return replace(snap, seats=_with_seat(snap, seat, user_id=ev.user_id, name=name, bot_level=bot))
+    account = bool(ev.data.get("bot_account", False))
+    seats = _with_seat(
+        snap, seat, user_id=ev.user_id, name=name, bot_level=bot, bot_account=account
+    )
+    return replace(snap, seats=seats)
 
 
 @rule("leave")
@@ -271,7 +280,8 @@ def _free_seat(fold: Fold, snap: Snapshot) -> Snapshot:
     _must_be_open(snap)
     if snap.seats[seat].empty:
         raise TableError("seat_empty", f"seat {seat} is empty")
-    return replace(snap, seats=_with_seat(snap, seat, user_id=None, name=None, bot_level=None))
+    seats = _with_seat(snap, seat, user_id=None, name=None, bot_level=None, bot_account=False)
+    return replace(snap, seats=seats)
 
 
 @rule("start")

@@ -42,13 +42,19 @@ def rating_ranks(result_ranks: Sequence[int], seats: Sequence[SeatInfo]) -> dict
     }
 
 
-def rates_anyone(asked: bool, seats: Sequence[SeatInfo]) -> bool:
+def rates_anyone(asked: bool, seats: Sequence[SeatInfo], bots_vs_people: bool = True) -> bool:
     """Whether a table's game can change a rating: asked rated, and two seats not held by bots.
 
     Bots are not rated players, so a game against bots only rates nobody (a
     free seat may still take a person; a zombie's seat stays its player's).
-    This is what the table tells everyone as ``rated``.
+    Bot accounts are rated players; with ``bots_vs_people`` false
+    (``MEEPLE_BOTS_RATED_VS_PEOPLE``) a game between a bot account and a person
+    rates nobody. This is what the table tells everyone as ``rated``.
     """
+    if not bots_vs_people:
+        accounts = [s.bot_account for s in seats if s.user_id is not None]
+        if any(accounts) and not all(accounts):
+            return False
     return asked and sum(1 for s in seats if s.bot_level is None) >= 2
 
 

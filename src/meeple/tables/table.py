@@ -254,6 +254,11 @@ class Table:
         """The spectator count and the present seats, as clients are told them."""
         return self.spectator_count(), self.present_seats()
 
+    def rates(self, seats: Sequence[SeatInfo]) -> bool:
+        """Whether the game at these seats can change ratings (:func:`rates_anyone`)."""
+        bots_vs_people = self.ctx.settings.bots_rated_vs_people
+        return rates_anyone(self.info.rated, seats, bots_vs_people)
+
     def summary(self) -> dict[str, JSON]:
         """The table's public description (never the seed or an invite token)."""
         info, snap = self.info, self.snap
@@ -265,8 +270,8 @@ class Table:
             "seat_count": info.seat_count,
             "seats": [s.to_json() for s in snap.seats],
             "private": info.private,
-            "rated": rates_anyone(info.rated, snap.seats),
-            "unrated_by_bots": info.rated and not rates_anyone(info.rated, snap.seats),
+            "rated": self.rates(snap.seats),
+            "unrated_by_bots": info.rated and not self.rates(snap.seats),
             "pace": info.pace,
             "move_seconds": info.move_seconds,
             "creator_id": info.creator_id,
@@ -301,9 +306,10 @@ class Table:
             self.snap.version + 1, kind, seat, data, user_id, client_id, self.ctx.clock.now()
         )
         new = advance(self.game, self.info.options, self.info.seed, self.snap, event, state_after)
+        rated = self.rates(new.seats)
         try:
             await self.ctx.db.write(
-                store_event, self.info.id, self.info.game, self.info.rated, event, self.snap, new
+                store_event, self.info.id, self.info.game, rated, event, self.snap, new
             )
         except queries.VersionConflict as exc:
             await self._catch_up_locked()
@@ -365,5 +371,6 @@ def reset_for_rematch(snap: Snapshot) -> list[SeatInfo]:
             level = s.bot_level or "greedy"
             seats.append(SeatInfo(s.seat, name=f"bot ({level})", bot_level=level))
         else:
-            seats.append(SeatInfo(s.seat, user_id=s.user_id, name=s.name))
+            account = s.bot_account
+            seats.append(SeatInfo(s.seat, user_id=s.user_id, name=s.name, bot_account=account))
     return seats

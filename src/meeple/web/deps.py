@@ -1,7 +1,10 @@
-"""FastAPI dependencies: the services, the signed-in user (from the session cookie), the address."""
+"""FastAPI dependencies: the services, the signed-in user (from the session cookie or a
+personal access token), the token's scopes, the address."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Awaitable, Callable
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -10,8 +13,9 @@ from starlette.requests import HTTPConnection
 from meeple.store.models import User
 from meeple.store.sessions import user_of_session
 from meeple.tables.errors import TableError
-from meeple.web.security import SESSION_COOKIE, token_hash
+from meeple.web.security import SESSION_COOKIE, bearer_token, token_hash
 from meeple.web.services import Services
+from meeple.web.token_checks import TokenInfo
 
 
 def get_services(request: Request) -> Services:
@@ -41,9 +45,86 @@ async def user_from_cookie(services: Services, cookie: str | None) -> User | Non
     return await services.db.run(user_of_session, hashed, services.clock.now())
 
 
+ANY_SCOPE = "*"
+"""A route any live token may call (who am I)."""
+
+TOKEN_ROUTES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"/api/tables/[^/]+/(record|review|replay)"), "games:read"),
+    (re.compile(r"/api/users/.*"), "games:read"),
+    (re.compile(r"/api/(tables|quickplay)(/.*)?"), "bot:play"),
+    (re.compile(r"/api/(challenges|stream|bots)(/.*)?"), "bot:play"),
+    (re.compile(r"/api/auth/me"), ANY_SCOPE),
+)
+"""The routes a token may call and the scope each needs (the first match counts). Any
+other route taking the session cookie refuses a token (``token_scope``): a token cannot
+make tokens, change the password, delete the account or turn it into a bot."""
+
+
+def scope_of_path(path: str) -> str | None:
+    """The scope a token needs for ``path`` (:data:`ANY_SCOPE`: any), ``None``: no token."""
+    for pattern, scope in TOKEN_ROUTES:
+        if pattern.fullmatch(path):
+            return scope
+    return None
+
+
+def _scope_refusal(scope: str | None) -> TableError:
+    if scope is None:
+        return TableError("token_scope", "this route takes the session cookie, not a token")
+    return TableError(
+        "token_scope", f"this token lacks the scope {scope!r}", params={"scope": scope}
+    )
+
+
+async def user_from_token(services: Services, authorization: str) -> tuple[TokenInfo, User]:
+    """The live token of an ``Authorization: Bearer`` header and its user; 401 ``bad_token``
+    if it is malformed, unknown or revoked (looked up in the store on every request)."""
+    token = bearer_token(authorization)
+    found = await services.token_checks.user_of(token_hash(token)) if token else None
+    if found is None:
+        raise TableError("bad_token", "the access token is malformed, unknown or revoked")
+    return found
+
+
+def token_of(request: HTTPConnection) -> TokenInfo | None:
+    """The personal access token the request was signed in with, if any (after
+    :func:`optional_user` ran for it)."""
+    info = getattr(request.state, "access_token", None)
+    return info if isinstance(info, TokenInfo) else None
+
+
 async def optional_user(request: Request, services: ServicesDep) -> User | None:
-    """The signed-in user, or ``None``."""
-    return await user_from_cookie(services, request.cookies.get(SESSION_COOKIE))
+    """The signed-in user (by ``Authorization: Bearer`` if sent, else the session cookie), or
+    ``None``. A token must hold the scope its route needs (:data:`TOKEN_ROUTES`)."""
+    authorization = request.headers.get("authorization")
+    if authorization is None:
+        return await user_from_cookie(services, request.cookies.get(SESSION_COOKIE))
+    info, user = await user_from_token(services, authorization)
+    scope = scope_of_path(request.url.path)
+    if scope is None or (scope != ANY_SCOPE and scope not in info.scopes):
+        raise _scope_refusal(scope)
+    request.state.access_token = info
+    return user
+
+
+def require_scope(scope: str) -> Callable[..., Awaitable[User]]:
+    """A dependency: the signed-in user, whose token (if it came with one) holds ``scope``.
+
+    A session cookie passes every scope check; a token without it is refused with 403
+    ``token_scope``; a bad or revoked token 401 ``bad_token``; nobody 401 ``sign_in``.
+    """
+
+    async def signed_in_with(
+        request: Request, user: Annotated[User | None, Depends(optional_user)]
+    ) -> User:
+        if user is None:
+            raise TableError("sign_in", "sign in (or play as a guest) first")
+        info = token_of(request)
+        if info is not None and scope not in info.scopes:
+            raise _scope_refusal(scope)
+        return user
+
+    return signed_in_with
 
 
 async def current_user(user: Annotated[User | None, Depends(optional_user)]) -> User:
@@ -51,6 +132,17 @@ async def current_user(user: Annotated[User | None, Depends(optional_user)]) -> 
     if user is None:
         raise TableError("sign_in", "sign in (or play as a guest) first")
     return user
+
+
+async def token_still_valid(services: Services, token_id: str) -> bool:
+    """Whether the token ``token_id`` is still live (open streams ask every few seconds;
+    the asks of all streams meanwhile share one query)."""
+    return await services.token_checks.still_valid(token_id)
+
+
+def is_bot_account(user: User) -> bool:
+    """Whether ``user`` is a bot account (plays through the Bot API, marked BOT)."""
+    return bool(user.bot)
 
 
 OptionalUser = Annotated[User | None, Depends(optional_user)]

@@ -12,6 +12,11 @@ from meeple.tables.errors import TableError
 HTTP_STATUS: dict[str, int] = {
     "sign_in": 401,
     "wrong_password": 401,
+    "bad_token": 401,
+    "token_scope": 403,
+    "no_token": 404,
+    "has_played": 409,
+    "too_many_tokens": 409,
     "name_shape": 422,
     "name_guest": 422,
     "password_short": 422,

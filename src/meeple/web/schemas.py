@@ -79,6 +79,7 @@ class UserPublic(BaseModel):
     id: int
     name: str
     guest: bool
+    bot: bool = Field(False, description="a bot account (shown with a BOT mark)")
 
 
 def _known_game(name: str) -> str:
@@ -125,6 +126,7 @@ class SeatOut(BaseModel):
     user_id: int | None
     name: str | None
     bot: str | None = Field(description="the bot level, if a bot sits here")
+    bot_account: bool = Field(False, description="a bot account (a program) sits here")
     zombie: bool = Field(description="a bot plays the seat for a player who left or timed out")
     left: bool
     timeouts: int
@@ -255,6 +257,7 @@ class RecentPlayer(BaseModel):
     seat: int
     name: str | None = Field(description="the player's name (None: a bot or nobody)")
     bot: str | None = Field(description="the bot level, if a bot sat here")
+    bot_account: bool = Field(False, description="a bot account (a program) sat here")
 
 
 class RecentTable(BaseModel):
@@ -377,6 +380,7 @@ class LeaderboardLine(BaseModel):
 
     place: int
     name: str
+    bot: bool = Field(False, description="a bot account")
     rating: int = Field(description="1500 + 40 x (mu - 3 sigma)")
     provisional: bool = Field(description="fewer than 10 rated games")
     games: int

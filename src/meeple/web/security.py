@@ -1,4 +1,5 @@
-"""Passwords (argon2, off the event loop), signed session cookies, name and password rules."""
+"""Passwords (argon2, off the event loop), signed session cookies, access tokens, name and
+password rules."""
 
 from __future__ import annotations
 
@@ -122,6 +123,30 @@ def new_session_token() -> str:
 def token_hash(token: str) -> str:
     """What the store keeps of a session token (a leaked table gives no usable cookie)."""
     return hashlib.sha256(token.encode("ascii")).hexdigest()
+
+
+TOKEN_PREFIX = "meeple_"
+"""Every personal access token starts so (a leaked one is easy to recognise and search for)."""
+
+SCOPES = ("bot:play", "games:read")
+"""The scopes a personal access token may hold."""
+
+
+def new_access_token() -> tuple[str, str]:
+    """A fresh personal access token and its public id: ``(token, id)``."""
+    return TOKEN_PREFIX + secrets.token_urlsafe(32), secrets.token_hex(8)
+
+
+def bearer_token(authorization: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header ("" if the header is
+    present but not a bearer token of a sane length), or ``None`` with no header."""
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not 0 < len(token) <= 128 or not token.isascii():
+        return ""
+    return token
 
 
 class SessionSigner:

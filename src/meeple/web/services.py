@@ -18,6 +18,7 @@ from meeple.web.presence import PresenceNews
 from meeple.web.security import SessionSigner
 from meeple.web.session_checks import SessionChecks
 from meeple.web.socket_caps import SocketCaps
+from meeple.web.token_checks import TokenChecks
 
 
 @dataclass
@@ -33,6 +34,8 @@ class Services:
     signer: SessionSigner
     limits: RateLimits
     session_checks: SessionChecks
+    token_checks: TokenChecks
+    """Personal access tokens looked up in the store, batched."""
     socket_caps: SocketCaps
     presence: PresenceNews
     online_bots: OnlineBots
@@ -58,6 +61,7 @@ class Services:
             signer=SessionSigner(session_key(settings, db)),
             limits=limits,
             session_checks=SessionChecks(db, clock.now),
+            token_checks=TokenChecks(db, clock.now),
             socket_caps=SocketCaps(settings.max_sockets_per_address, settings.max_sockets_per_user),
             presence=PresenceNews(bus, tables.server_id),
             online_bots=OnlineBots(bus, tables.server_id),

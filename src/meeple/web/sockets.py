@@ -291,6 +291,9 @@ async def table_socket(
     session = session_of_cookie(services, websocket.cookies.get(SESSION_COOKIE))
     # Asked together with the other sockets opening now (a server's players reconnecting).
     user = None if session is None else await services.session_checks.user_of(session)
+    if user is not None and user.bot:
+        # A bot account plays through the Bot API only: its socket watches, as anyone's may.
+        user, session = None, None
     await websocket.accept()
     ticket = await take_place(websocket, services, user_id_of(user))
     if ticket is None:

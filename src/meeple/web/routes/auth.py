@@ -37,7 +37,7 @@ router = APIRouter(prefix="/api/auth", tags=["accounts"])
 
 def public(user: User) -> UserPublic:
     """The public form of a user."""
-    return UserPublic(id=user.id, name=user.name, guest=user.guest)
+    return UserPublic(id=user.id, name=user.name, guest=user.guest, bot=bool(user.bot))
 
 
 async def start_session(response: Response, services: Services, user: User) -> None:

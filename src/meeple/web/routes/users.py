@@ -7,6 +7,7 @@ from fastapi import APIRouter, HTTPException, Query
 from meeple.games import GAME_NAMES
 from meeple.store import profiles, queries
 from meeple.store.models import User
+from meeple.store.tokens import bot_flags, leaderboard_of
 from meeple.tables.errors import TableError
 from meeple.tables.ratings import PROVISIONAL_GAMES, shown_rating, starting_rating
 from meeple.web.deps import OptionalUser, ServicesDep
@@ -60,6 +61,8 @@ async def profile(name: str, services: ServicesDep, viewer: OptionalUser) -> Pro
         if seat in result.get("winners", []):
             won[game] = won.get(game, 0) + 1
     recent = await services.db.run(profiles.tables_of_user, user.id, 20)
+    seated = sorted({s.user_id for _t, seats in recent for s, _n in seats if s.user_id})
+    bots = await services.db.run(bot_flags, seated)
     return ProfileOut(
         user=public(user),
         ratings=[
@@ -87,7 +90,12 @@ async def profile(name: str, services: ServicesDep, viewer: OptionalUser) -> Pro
                 private=t.private,
                 seat=next((s.seat for s, _ in seats if s.user_id == user.id), None),
                 players=[
-                    RecentPlayer(seat=s.seat, name=None if s.bot_level else name, bot=s.bot_level)
+                    RecentPlayer(
+                        seat=s.seat,
+                        name=None if s.bot_level else name,
+                        bot=s.bot_level,
+                        bot_account=s.user_id in bots,
+                    )
                     for s, name in seats
                 ],
             )
@@ -123,19 +131,24 @@ async def history(name: str, game: str, services: ServicesDep) -> list[HistoryPo
 
 @router.get("/leaderboard/{game}", response_model=list[LeaderboardLine])
 async def leaderboard(
-    game: str, services: ServicesDep, limit: int = Query(50, ge=1, le=500)
+    game: str,
+    services: ServicesDep,
+    limit: int = Query(50, ge=1, le=500),
+    bots: bool = Query(False, description="the bot accounts' leaderboard instead of people's"),
 ) -> list[LeaderboardLine]:
-    """The best-rated players of ``game`` by ``mu - 3 sigma`` (accounts and guests alike)."""
+    """The best-rated players of ``game`` by ``mu - 3 sigma`` (accounts and guests alike);
+    ``bots=true``: the best-rated bot accounts (the people's board leaves them out)."""
     check_game(game)
-    rows = await services.db.run(queries.leaderboard, game, limit)
+    rows = await services.db.run(leaderboard_of, game, limit, bots)
     return [
         LeaderboardLine(
             place=place,
             name=name,
+            bot=bot,
             rating=shown_rating(r.mu, r.sigma),
             provisional=r.games < PROVISIONAL_GAMES,
             games=r.games,
             wins=r.wins,
         )
-        for place, (r, name) in enumerate(rows, start=1)
+        for place, (r, name, bot) in enumerate(rows, start=1)
     ]
