@@ -133,7 +133,8 @@ class Challenges:
             raise TableError("no_player", f"nobody is called {ask.to[:40]!r}")
         if receiver.id == sender.id:
             raise TableError("challenge_self", "you cannot challenge yourself")
-        if ask.rated and bool(sender.bot) != bool(receiver.bot) and not self._bots_rated():
+        bots_rated = self.settings.bots_rated_vs_people
+        if ask.rated and bool(sender.bot) != bool(receiver.bot) and not bots_rated:
             raise TableError("bot_unrated", "games between bots and people are not rated here")
         options = dict(ask.options)
         players = options.get("players", 2)
@@ -158,9 +159,6 @@ class Challenges:
         values = {c.name: getattr(challenge, c.name) for c in Challenge.__table__.columns}
         await self.db.run(store.insert_challenge, values)
         return await self._tell(challenge.id, "challenge")
-
-    def _bots_rated(self) -> bool:
-        return bool(getattr(self.settings, "bots_rated_vs_people", True))
 
     async def get(self, user: User, challenge_id: str) -> dict[str, Any]:
         """A challenge to or from ``user`` (404 ``no_challenge`` for anyone else)."""

@@ -1,0 +1,97 @@
+"""Challenges between accounts, and the bot accounts online now (docs/bot-api.md).
+
+A person (session cookie) or a program (a token with ``bot:play``) challenges
+a named account; the challenged one accepts (a table opens with both seated
+and starts) or declines with a reason; the challenger may cancel. Every change
+reaches both accounts' event streams.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends
+
+from meeple.store.models import User
+from meeple.tables.challenges import ChallengeAsk, Challenges
+from meeple.web.challenge_schemas import (
+    AcceptOut,
+    ChallengeIn,
+    ChallengeOut,
+    DeclineIn,
+    OnlineBotOut,
+)
+from meeple.web.deps import ServicesDep, require_scope
+from meeple.web.schemas import ERRORS
+from meeple.web.services import Services
+
+router = APIRouter(prefix="/api", tags=["bot api"], responses=ERRORS)
+
+Player = Annotated[User, Depends(require_scope("bot:play"))]
+"""The signed-in account, by the session cookie or a token holding ``bot:play``."""
+
+
+def challenges_of(services: Services) -> Challenges:
+    """The challenges, on this server's store, bus, clock and tables."""
+    return Challenges(
+        services.db,
+        services.bus,
+        services.clock,
+        services.settings,
+        services.tables.matchmaking,
+    )
+
+
+@router.post("/challenges", status_code=201, response_model=ChallengeOut)
+async def send_challenge(body: ChallengeIn, services: ServicesDep, user: Player) -> Any:
+    """Challenge the account named ``to`` (limited by ``MEEPLE_LIMIT_CHALLENGES``)."""
+    await services.limits.hit("challenges", str(user.id))
+    ask = ChallengeAsk(
+        to=body.to,
+        game=body.game,
+        options=body.options,
+        pace=body.pace,
+        move_seconds=body.move_seconds,
+        rated=body.rated,
+        fill=body.fill,
+    )
+    return await challenges_of(services).send(user, ask)
+
+
+@router.get("/challenges", response_model=list[ChallengeOut])
+async def open_challenges(services: ServicesDep, user: Player) -> Any:
+    """The open challenges to and from the account, oldest first."""
+    return await challenges_of(services).open_of(user)
+
+
+@router.get("/challenges/{challenge_id}", response_model=ChallengeOut)
+async def get_challenge(challenge_id: str, services: ServicesDep, user: Player) -> Any:
+    """One challenge to or from the account, whatever its status (the page waiting on it)."""
+    return await challenges_of(services).get(user, challenge_id)
+
+
+@router.post("/challenges/{challenge_id}/accept", response_model=AcceptOut)
+async def accept_challenge(challenge_id: str, services: ServicesDep, user: Player) -> AcceptOut:
+    """Accept a challenge to the account: a table opens with both seated and starts."""
+    return AcceptOut(table_id=await challenges_of(services).accept(user, challenge_id))
+
+
+@router.post("/challenges/{challenge_id}/decline", response_model=ChallengeOut)
+async def decline_challenge(
+    challenge_id: str, services: ServicesDep, user: Player, body: DeclineIn | None = None
+) -> Any:
+    """Decline a challenge to the account, saying why."""
+    reason = body.reason if body is not None else "generic"
+    return await challenges_of(services).decline(user, challenge_id, reason)
+
+
+@router.post("/challenges/{challenge_id}/cancel", response_model=ChallengeOut)
+async def cancel_challenge(challenge_id: str, services: ServicesDep, user: Player) -> Any:
+    """Take back a challenge the account sent."""
+    return await challenges_of(services).cancel(user, challenge_id)
+
+
+@router.get("/bots/online", response_model=list[OnlineBotOut])
+async def online_bots(services: ServicesDep) -> Any:
+    """The bot accounts with an event stream open now, by name ("Play a bot" lists them)."""
+    return await services.online_bots.listing()
