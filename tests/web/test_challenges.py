@@ -3,7 +3,6 @@ accounts see them through the REST routes and their event streams, on one server
 
 from __future__ import annotations
 
-import json
 import queue
 import threading
 from collections.abc import Iterator
@@ -12,60 +11,14 @@ from typing import Any
 
 import httpx
 import pytest
-from secrets_check import check_messages
+from event_streams import EventStream
 from server_harness import Client, LiveServer, make_settings, start_server
-
-from meeple.games import get_game
-
-
-class EventStream:
-    """An account's event stream read in a thread: its lines, as they come."""
-
-    def __init__(self, server: LiveServer, headers: dict[str, str], query: str = "") -> None:
-        self.lines: queue.Queue[dict[str, Any]] = queue.Queue()
-        self.seen: list[dict[str, Any]] = []
-        self._client = httpx.Client(base_url=server.url, headers=headers, timeout=None)
-        self._open = threading.Event()
-        self._thread = threading.Thread(target=self._read, args=(query,), daemon=True)
-        self._thread.start()
-        assert self._open.wait(10), "the event stream did not open"
-
-    def _read(self, query: str) -> None:
-        try:
-            with self._client.stream("GET", "/api/stream/events" + query) as response:
-                assert response.status_code == 200, response.status_code
-                self._open.set()
-                for text in response.iter_lines():
-                    if text.strip():
-                        self.lines.put(json.loads(text))
-        except (httpx.HTTPError, RuntimeError):
-            pass  # closed by the test
-
-    def next(self, kind: str, timeout: float = 10.0) -> dict[str, Any]:
-        """The first line of type ``kind`` not taken yet (lines of other types wait their turn:
-        a game_start may come before or after its challenge's challenge_accepted)."""
-        for line in self.seen:
-            if line["type"] == kind and not line.get("_taken"):
-                line["_taken"] = True
-                return line
-        while True:
-            line = self.lines.get(timeout=timeout)
-            check_messages(get_game("summy"), [], {}, {}, [line], None)
-            self.seen.append(line)
-            if line["type"] == kind:
-                line["_taken"] = True
-                return line
-
-    def close(self) -> None:
-        """Stop reading."""
-        self._client.close()
-        self._thread.join(timeout=10)
 
 
 @contextmanager
 def streams(*pairs: tuple[LiveServer, Client]) -> Iterator[list[EventStream]]:
     """The event streams of some clients (by their cookies), closed at the end."""
-    opened = [EventStream(server, {"Cookie": c.cookie_header()}) for server, c in pairs]
+    opened = [EventStream(server.url, {"Cookie": c.cookie_header()}) for server, c in pairs]
     try:
         yield opened
     finally:
@@ -231,7 +184,7 @@ def test_a_bot_online_is_listed_and_answers_with_its_token(server: LiveServer) -
     _, token = bot_account(server, "deep-bot")
     bearer = {"Authorization": f"Bearer {token}"}
     assert ada.get("/api/bots/online") == []
-    bot_events = EventStream(server, bearer, "?accept=summy")
+    bot_events = EventStream(server.url, bearer, "?accept=summy")
     try:
         [online] = ada.get("/api/bots/online")
         assert (online["name"], online["accept"]) == ("deep-bot", ["summy"])

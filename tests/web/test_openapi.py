@@ -51,6 +51,13 @@ EXPECTED = {
     ("post", "/api/account/tokens"),
     ("get", "/api/account/tokens"),
     ("delete", "/api/account/tokens/{token_id}"),
+    ("post", "/api/challenges"),
+    ("get", "/api/challenges"),
+    ("get", "/api/challenges/{challenge_id}"),
+    ("post", "/api/challenges/{challenge_id}/accept"),
+    ("post", "/api/challenges/{challenge_id}/decline"),
+    ("post", "/api/challenges/{challenge_id}/cancel"),
+    ("get", "/api/bots/online"),
     ("post", "/api/account/bot"),
     ("get", "/api/health"),
 }

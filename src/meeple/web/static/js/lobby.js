@@ -2,6 +2,7 @@
 import { api, ensurePlayer, routes, showRefusal, wsUrl } from "./api.js";
 import { el, t } from "./i18n.js";
 import { botName } from "./bot_names.js";
+import { challengeBot, onlineBotChosen, startChallenges } from "./challenges.js";
 
 const $ = (id) => document.getElementById(id);
 /** The chosen game's radio button: its data says the players allowed and the bot levels. */
@@ -52,6 +53,8 @@ for (const button of document.querySelectorAll("[data-bot]")) {
     if (kept && count && [...count.options].some((o) => o.value === String(kept.count))) count.value = String(kept.count);
   } catch { /* a damaged memory is no reason to fail */ }
   button.addEventListener("click", () => {
+    const online = onlineBotChosen(level);
+    if (online) return challengeBot(online, game, count ? Number(count.value) + 1 : 2, showError);
     const chosen = { level: level ? level.value : "greedy", count: count ? Number(count.value) : 1 };
     try { localStorage.setItem(key, JSON.stringify(chosen)); } catch { /* private mode */ }
     const bots = Object.fromEntries(Array.from({ length: chosen.count }, (_, i) => [i + 1, chosen.level]));
@@ -180,3 +183,4 @@ function connectLobby() {
   };
 }
 connectLobby();
+startChallenges({ paceText, showError });
