@@ -239,3 +239,25 @@ def test_sent_on_one_server_accepted_on_the_other(
         table = client.get(f"/api/tables/{table_id}")["table"]
         assert table["status"] == "playing"
         assert sorted(s["name"] for s in table["seats"]) == ["ada", "bob"]
+
+
+def test_a_challenge_outlives_a_restart(tmp_path: Any) -> None:
+    settings = make_settings(tmp_path)
+    first = start_server(settings)
+    try:
+        ada, bob = first.client("ada"), first.client("bob")
+        ada.register("ada")
+        bob.register("bob")
+        sent = challenge(bob, "ada")
+        cookie = ada.cookie_header()
+    finally:
+        first.stop()
+    again = start_server(settings)
+    try:
+        ada = again.client("ada")
+        ada.http.headers["Cookie"] = cookie
+        assert [c["id"] for c in ada.get("/api/challenges")] == [sent["id"]]
+        table_id = ada.post(f"/api/challenges/{sent['id']}/accept")["table_id"]
+        assert ada.get(f"/api/tables/{table_id}")["table"]["status"] == "playing"
+    finally:
+        again.stop()

@@ -16,7 +16,7 @@ class ChallengeIn(Input):
     """A challenge to send."""
 
     to: str = Field(max_length=64, description="the challenged account's name", examples=["ada"])
-    game: str = Field(max_length=32, examples=["summy"])
+    game: str = Field(max_length=32, description="the game's name (GET /api/games)")
     options: dict[str, Any] = Field(
         default_factory=dict,
         description="the game's options; players: 2 unless said (seats beyond two get bots)",
