@@ -1,6 +1,8 @@
-// The account page: change the password, sign out everywhere, download the data, delete.
+// The account page: change the password, sign out everywhere, access tokens, turn into a
+// bot account, download the data, delete.
 import { api, currentUser, routes } from "./api.js";
-import { t } from "./i18n.js";
+import { el, t } from "./i18n.js";
+import { botMark } from "./names.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -15,8 +17,93 @@ async function show() {
   $("settings-nobody").hidden = Boolean(user);
   $("settings-guest").hidden = !user || !user.guest;
   $("settings-sections").hidden = !user || user.guest;
-  $("settings-name").textContent = user && !user.guest ? `· ${user.name}` : "";
+  $("settings-name").replaceChildren(...(user && !user.guest ? [`· ${user.name}`, ...(user.bot ? [" ", botMark()] : [])] : []));
+  $("bot-is").hidden = !user || !user.bot;
+  $("bot-become").hidden = !user || Boolean(user.bot);
+  if (user && !user.guest) listTokens();
 }
+
+const when = (seconds) => new Date(seconds * 1000).toLocaleString(document.documentElement.lang);
+
+/** The account's live tokens: label, scopes, dates, and a button to revoke each. */
+async function listTokens() {
+  let tokens;
+  try {
+    tokens = await api("GET", routes.tokens);
+  } catch (error) {
+    say("token-message", error.message, "bad");
+    return;
+  }
+  $("token-none").hidden = tokens.length > 0;
+  $("token-list").replaceChildren(...tokens.map((token) => el("li", { dataset: { token: token.id } },
+    el("strong", {}, token.label), " ",
+    el("code", {}, token.scopes.join(" ")), " · ",
+    t("js.tokens.created", { when: when(token.created_at) }), " · ",
+    token.last_used_at ? t("js.tokens.last_used", { when: when(token.last_used_at) }) : t("js.tokens.never_used"), " ",
+    el("button", {
+      type: "button", class: "danger",
+      "aria-label": t("js.tokens.revoke_named", { label: token.label }),
+      onclick: () => revoke(token.id),
+    }, t("js.tokens.revoke")))));
+}
+
+async function revoke(id) {
+  try {
+    await api("DELETE", routes.token(id));
+  } catch (error) {
+    say("token-message", error.message, "bad");
+    return;
+  }
+  say("token-message", t("js.tokens.revoked"), "ok");
+  listTokens();
+}
+
+$("token-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const form = event.target;
+  const data = new FormData(form);
+  const scopes = data.getAll("scopes");
+  if (!scopes.length) {
+    say("token-message", t("js.tokens.pick_scope"), "bad");
+    return;
+  }
+  let made;
+  try {
+    made = await api("POST", routes.tokens, { label: data.get("label"), scopes });
+  } catch (error) {
+    say("token-message", error.message, "bad");
+    return;
+  }
+  form.reset();
+  say("token-message", "", "");
+  // Shown once: the page forgets it on the next load, the server never had it in clear.
+  $("token-value").textContent = made.token;
+  $("token-new").hidden = false;
+  $("token-copy").focus();
+  listTokens();
+});
+
+$("token-copy").addEventListener("click", async () => {
+  try {
+    await navigator.clipboard.writeText($("token-value").textContent);
+    say("token-message", t("js.tokens.copied"), "ok");
+  } catch {
+    // No clipboard (an insecure page, a refusal): select it for the keyboard's copy.
+    getSelection().selectAllChildren($("token-value"));
+    say("token-message", t("js.tokens.copy_by_hand"), "");
+  }
+});
+
+$("bot-button").addEventListener("click", async () => {
+  if (!confirm(t("js.botaccount.confirm"))) return;
+  try {
+    await api("POST", routes.botAccount);
+  } catch (error) {
+    say("bot-message", error.message, "bad");
+    return;
+  }
+  show();
+});
 
 $("password-form").addEventListener("submit", async (event) => {
   event.preventDefault();

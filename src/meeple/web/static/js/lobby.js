@@ -2,6 +2,7 @@
 import { api, ensurePlayer, routes, showRefusal, wsUrl } from "./api.js";
 import { el, t } from "./i18n.js";
 import { botName } from "./bot_names.js";
+import { nameText } from "./names.js";
 import { challengeBot, onlineBotChosen, startChallenges } from "./challenges.js";
 
 const $ = (id) => document.getElementById(id);
@@ -157,7 +158,7 @@ export function paceText(pace, seconds) {
 function drawTables(tables) {
   const rows = tables.map((table) => el("tr", { dataset: { table: table.id } },
     el("td", {}, t("game." + table.game)),
-    el("td", {}, table.seats.map((seat, i) => seat.name || botName(table.seats, i) || t("js.lobby.free_seat")).join(", ")),
+    el("td", {}, table.seats.map((seat, i) => (seat.name && nameText(seat.name, seat.bot_account)) || botName(table.seats, i) || t("js.lobby.free_seat")).join(", ")),
     el("td", {}, paceText(table.pace, table.move_seconds)),
     el("td", {}, table.rated ? t("js.lobby.rated") : t(table.unrated_by_bots ? "js.lobby.unrated_by_bots" : "js.lobby.casual")),
     el("td", {}, el("a", { href: `/table/${encodeURIComponent(table.id)}`,

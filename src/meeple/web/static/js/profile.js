@@ -4,6 +4,7 @@ import { ratingChart } from "./chart.js";
 import { el, t } from "./i18n.js";
 import { avatar } from "./avatar.js";
 import { outcome } from "./outcome.js";
+import { botMark, nameText } from "./names.js";
 import { ratingText } from "./rating.js";
 import { GAMES } from "/js/games.js";
 
@@ -28,6 +29,7 @@ async function load() {
     return;
   }
   showOwnSpelling(data.user.name);
+  if (data.user.bot) $("profile").querySelector("h1").append(" ", botMark());
   const ratings = new Map(data.ratings.map((r) => [r.game, r]));
   const finished = data.finished || {};
   const won = data.won || {};
@@ -67,7 +69,7 @@ function recentLine(table) {
   const finished = table.status === "finished";
   const link = el("a", { href: `/${finished ? "replay" : "table"}/${encodeURIComponent(table.id)}` }, label);
   const players = table.players || [];
-  const nameOf = (p) => (p.bot ? t("bot." + p.bot) : p.name || t("js.table.free_seat"));
+  const nameOf = (p) => (p.bot ? t("bot." + p.bot) : p.name ? nameText(p.name, p.bot_account) : t("js.table.free_seat"));
   const others = players.filter((p) => p.seat !== table.seat && (p.name || p.bot));
   const parts = [];
   if (others.length) parts.push(t("js.profile.against", { names: others.map(nameOf).join(", ") }));

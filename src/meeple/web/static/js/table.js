@@ -6,6 +6,7 @@ import { GAMES } from "/js/games.js";
 import { describeTableEvent } from "./table_log.js";
 import { avatar } from "./avatar.js";
 import { botName } from "./bot_names.js";
+import { nameNodes, nameText } from "./names.js";
 import { showTurnCue, playTurnSound } from "./turn_cue.js";
 import { outcome } from "./outcome.js";
 
@@ -37,7 +38,13 @@ function say(text, kind = "") {
   $("message").className = `message ${kind}`;
 }
 
+/** A seat's name in sentences: with the BOT mark's text for a bot account. */
 function seatName(seat) {
+  return nameText(plainSeatName(seat), Boolean(info?.seats?.[seat]?.bot_account));
+}
+
+/** A seat's name alone, beside which a badge shows the BOT mark (seat cards, results). */
+function plainSeatName(seat) {
   const entry = info && info.seats ? info.seats[seat] : null;
   if (!entry) return t("js.table.seat_n", { n: seat + 1 });
   if (entry.bot) return botName(info.seats, seat);
@@ -92,9 +99,9 @@ function drawPlayers() {
       playing && acting && mySeat() !== index ? el("span", { class: "thinking" }, t("js.table.thinking")) : null,
     ].filter(Boolean).flatMap((part, i) => (i ? [" · ", part] : [part]));
     return el("li", { class: [acting ? "to-act" : "", mySeat() === index ? "me" : "", away ? "away" : ""].join(" ").trim(), dataset: { seat: index } },
-      seat.name || seat.bot ? avatar(seatName(index), { bot: Boolean(seat.bot) })
+      seat.name || seat.bot ? avatar(plainSeatName(index), { bot: Boolean(seat.bot) })
         : el("span", { class: "avatar empty", "aria-hidden": "true" }),
-      el("span", { class: "line" }, el("span", { class: "name" }, seatName(index)),
+      el("span", { class: "line" }, el("span", { class: "name" }, ...nameNodes(plainSeatName(index), seat.bot_account)),
         mySeat() === index ? el("span", { class: "muted" }, ` (${t("js.table.you")})`) : null),
       el("span", { class: "line" }, ...parts),
       acting ? el("span", { class: "sr" }, ` ${t("js.table.to_play")}`) : null);
@@ -208,7 +215,7 @@ function drawSummary() {
   $("summary-rows").replaceChildren(...order.map(([rank, seat]) => {
     const change = ratingChanges[seat];
     return el("tr", { dataset: { seat }, class: seat === me ? "me" : null }, el("td", {}, rank),
-      el("td", {}, seatName(seat), seat === me ? ` (${t("js.table.you")})` : ""), el("td", {}, result.scores[seat]),
+      el("td", {}, ...nameNodes(plainSeatName(seat), info?.seats?.[seat]?.bot_account), seat === me ? ` (${t("js.table.you")})` : ""), el("td", {}, result.scores[seat]),
       el("td", {}, change === undefined ? "—" : `${change >= 0 ? "+" : ""}${change}`));
   }));
   $("replay-link").href = `/replay/${encodeURIComponent(tableId)}`;

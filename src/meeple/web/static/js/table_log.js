@@ -1,5 +1,6 @@
 // The game log in words: one line per table event (docs/protocol.md), game moves through the game UI.
 import { t } from "./i18n.js";
+import { nameText } from "./names.js";
 
 /** A readable line for a table event, or null for one not worth a line. */
 export function describeTableEvent(event, seatName, ui) {
@@ -10,7 +11,10 @@ export function describeTableEvent(event, seatName, ui) {
       if (event.data.by === "timeout") lines.unshift(t("js.log.timeout", { name: who }));
       return lines.join(" ");
     }
-    case "join": return t("js.log.join", { name: event.data.bot ? who : event.data.name || who });
+    case "join": {
+      const name = event.data.name ? nameText(event.data.name, event.data.bot_account) : who;
+      return t("js.log.join", { name: event.data.bot ? who : name });
+    }
     case "leave": return t("js.log.leave", { name: who });
     case "kick": return t("js.log.kick", { name: who });
     case "start": return t("js.log.start");
