@@ -114,6 +114,26 @@ class Settings(BaseSettings):
     challenge_ttl_s: float = Field(
         600, gt=0, description="an open challenge lapses this many seconds after it was sent"
     )
+    limit_api: str = Field(
+        "300/minute",
+        description="Bot API requests (acting, chatting, leaving, opening streams) per token,"
+        " or per account with the session cookie",
+    )
+    stream_keepalive_s: float = Field(
+        5.0, gt=0, le=300, description="a blank line on a quiet NDJSON stream this often"
+    )
+    stream_buffer: int = Field(
+        256,
+        ge=4,
+        le=100_000,
+        description="lines waiting for an NDJSON stream's client before it is dropped",
+    )
+    stream_recheck_s: float = Field(
+        1.0, gt=0, le=60, description="an open stream checks its token (or session) this often"
+    )
+    max_streams_per_token: int = Field(
+        8, ge=1, description="NDJSON streams open at once per token (or account), per server"
+    )
     bots_rated_vs_people: bool = Field(
         True,
         description="a game between a bot account and people may be rated (false: such a"
@@ -224,6 +244,7 @@ class Settings(BaseSettings):
             "analysis": self.limit_analysis,
             "puzzle_answers": self.limit_puzzle_answers,
             "challenges": self.limit_challenges,
+            "api": self.limit_api,
         }
 
     def extra_game_modules(self) -> list[str]:

@@ -27,6 +27,7 @@ KINDS = {
     "analysis": "positions analysed from this address",
     "puzzle_answers": "puzzle answers",
     "challenges": "challenges",
+    "api": "Bot API requests",
 }
 """Each limited kind of request, and how a refusal names it."""
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from meeple.bus import Bus
 from meeple.games.base import JSON
 from meeple.tables.log import CLOSED, FINISHED, OPEN
+from meeple.tables.user_events import SeatNews
 
 if TYPE_CHECKING:
     from meeple.tables.table import Table
@@ -91,10 +92,14 @@ class LobbyNews:
         """Lets a table that is over go from memory a while later (loaded again if asked)."""
         self.review = review
         """Schedules the review of a finished game (table id, game, private)."""
+        self.seats = SeatNews(bus)
+        """Tells the seated accounts' event streams of a game started or finished."""
 
     async def changed(self, table: Table) -> None:
-        """Tell the lobby's subscribers of a public table that opened, changed or left."""
+        """Tell the lobby's subscribers of a public table that opened, changed or left (and
+        the accounts seated at any table that started or finished)."""
         status = table.snap.status
+        await self.seats.changed(table)
         if status in (FINISHED, CLOSED):
             self.forget_later(table.info.id)
         if status == FINISHED and table.owned:

@@ -42,6 +42,7 @@ HTTP_STATUS: dict[str, int] = {
     "not_over": 409,
     "challenge_closed": 409,
     "rate_limited": 429,
+    "too_many_streams": 429,
 }
 """Codes answered with a status other than 400: 401 who are you, 403 not yours, 404 none,
 409 state, 422 a bad name or password, 429 wait."""

@@ -76,7 +76,10 @@ class LineStream:
     async def next_chunk(self, keepalive_s: float) -> bytes | None:
         """The next line's bytes, a keep-alive after ``keepalive_s`` of quiet, None at the end."""
         try:
-            item = await asyncio.wait_for(self._queue.get(), keepalive_s)
+            # asyncio.timeout, not wait_for: on Python 3.11 wait_for may swallow a
+            # cancellation that comes as the queue hands over a line.
+            async with asyncio.timeout(keepalive_s):
+                item = await self._queue.get()
         except TimeoutError:
             return KEEPALIVE
         if item is _END:
@@ -134,7 +137,10 @@ class NdjsonResponse(Response):
         on_close: Callable[[], Awaitable[None] | None] | None = None,
         headers: Mapping[str, str] | None = None,
     ) -> None:
-        super().__init__(content=None, status_code=200, headers=headers, media_type=MEDIA_TYPE)
+        # Not Response.__init__: a response without a body would say content-length 0.
+        self.status_code = 200
+        self.background = None
+        self.init_headers({"cache-control": "no-store", **(headers or {})})
         self.producer = producer
         self.buffer = buffer
         self.keepalive_s = keepalive_s
@@ -152,11 +158,7 @@ class NdjsonResponse(Response):
             tasks = [producing, sending, leaving, dropped]
             await asyncio.wait([sending, leaving, dropped], return_when=asyncio.FIRST_COMPLETED)
         finally:
-            for task in tasks:
-                task.cancel()
-            for task in tasks:
-                with contextlib.suppress(BaseException):
-                    await task
+            await _cancel(tasks)
             stream.drop()
             if self.on_close is not None:
                 done = self.on_close()
@@ -184,6 +186,21 @@ class NdjsonResponse(Response):
                 break
             await send({"type": "http.response.body", "body": chunk, "more_body": True})
         await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+async def _cancel(tasks: list[asyncio.Task[Any]]) -> None:
+    """Cancel ``tasks`` and wait until each has ended, cancelling again any that held on
+    (one that swallowed a cancellation would otherwise keep its stream alive)."""
+    pending = set(tasks)
+    while pending:
+        for task in pending:
+            task.cancel()
+        _done, pending = await asyncio.wait(pending, timeout=1.0)
+        if pending:
+            log.warning("a stream's task outlived its cancellation; cancelling it again")
+    for task in tasks:
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("a stream's task failed: %r", task.exception())
 
 
 async def _client_gone(receive: Receive) -> None:

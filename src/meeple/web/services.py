@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from meeple.bus import Bus, make_bus
 from meeple.config import Settings
@@ -14,6 +14,7 @@ from meeple.tables.bots import BotPool
 from meeple.tables.clock import Clock, SystemClock
 from meeple.tables.manager import TableManager
 from meeple.tables.online_bots import OnlineBots
+from meeple.web.ndjson import StreamCounts
 from meeple.web.presence import PresenceNews
 from meeple.web.security import SessionSigner
 from meeple.web.session_checks import SessionChecks
@@ -40,6 +41,8 @@ class Services:
     presence: PresenceNews
     online_bots: OnlineBots
     """The bot accounts with an event stream open ("Play a bot" lists them)."""
+    streams: StreamCounts = field(default_factory=StreamCounts)
+    """The Bot API's NDJSON streams open here, per token (or account)."""
 
     @classmethod
     def build(cls, settings: Settings, clock: Clock | None = None) -> Services:

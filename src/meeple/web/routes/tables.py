@@ -10,6 +10,7 @@ from meeple.store.models import User
 from meeple.tables.access import check_reach, is_member
 from meeple.tables.spec import TableSpec
 from meeple.tables.table import Table
+from meeple.web.api_limits import ApiPlayer
 from meeple.web.deps import CurrentUser, OptionalUser, ServicesDep
 from meeple.web.schemas import (
     ERRORS,
@@ -125,7 +126,7 @@ async def join(table_id: str, body: JoinIn, services: ServicesDep, user: Current
 
 
 @router.post("/tables/{table_id}/leave", response_model=TableOut)
-async def leave(table_id: str, services: ServicesDep, user: CurrentUser) -> TableOut:
+async def leave(table_id: str, services: ServicesDep, user: ApiPlayer) -> TableOut:
     """Leave: before the start the seat is freed; during the game a bot takes it (ranked last)."""
     table = await find(services, table_id, user, None)
     await services.tables.writes.leave(table, user.id)
@@ -166,7 +167,7 @@ async def close(table_id: str, services: ServicesDep, user: CurrentUser) -> Tabl
 
 
 @router.post("/tables/{table_id}/actions", response_model=ActionOut)
-async def act(table_id: str, body: ActionIn, services: ServicesDep, user: CurrentUser) -> ActionOut:
+async def act(table_id: str, body: ActionIn, services: ServicesDep, user: ApiPlayer) -> ActionOut:
     """Play an action (the same as the WebSocket's ``action`` message, for turn-based play)."""
     table = await find(services, table_id, user, None)
     version, duplicate = await services.tables.writes.act(
@@ -177,7 +178,7 @@ async def act(table_id: str, body: ActionIn, services: ServicesDep, user: Curren
 
 @router.post("/tables/{table_id}/chat", response_model=ActionOut)
 async def chat(
-    table_id: str, body: ChatIn, services: ServicesDep, user: CurrentUser, invite: str | None = None
+    table_id: str, body: ChatIn, services: ServicesDep, user: ApiPlayer, invite: str | None = None
 ) -> ActionOut:
     """Say something at the table (stored raw; whoever displays it escapes it)."""
     table = await find(services, table_id, user, invite)

@@ -1,0 +1,31 @@
+"""The games an account is playing now: the account event stream's first lines.
+
+Like :mod:`meeple.store.queries`, each is a function of an open session, run
+with :meth:`meeple.store.database.Database.run`.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from meeple.store.models import GameTable, TableSeat
+
+PLAYING = "playing"
+"""A table's stored status while its game runs."""
+
+
+def playing_seats(session: Session, user_id: int) -> list[tuple[str, str, int]]:
+    """``(table id, game, seat)`` of every running game ``user_id`` sits at (and has not
+    left), oldest first."""
+    rows = session.execute(
+        select(GameTable.id, GameTable.game, TableSeat.seat)
+        .join(TableSeat, TableSeat.table_id == GameTable.id)
+        .where(
+            TableSeat.user_id == user_id,
+            TableSeat.left.is_(False),
+            GameTable.status == PLAYING,
+        )
+        .order_by(GameTable.created_at, GameTable.id)
+    )
+    return [(table_id, game, seat) for table_id, game, seat in rows]
