@@ -14,9 +14,9 @@ def test_recent_tables_name_the_opponents_and_the_players_seat(server: LiveServe
     grace.post(f"/api/tables/{table_id}/start")
     play_out({0: grace.connect(table_id), 1: linus.connect(table_id)}, "slide")
     expected = [
-        {"seat": 0, "name": "Grace", "bot": None},
-        {"seat": 1, "name": "Linus", "bot": None},
-        {"seat": 2, "name": None, "bot": "greedy"},
+        {"seat": 0, "name": "Grace", "bot": None, "bot_account": False},
+        {"seat": 1, "name": "Linus", "bot": None, "bot_account": False},
+        {"seat": 2, "name": None, "bot": "greedy", "bot_account": False},
     ]
     for name, seat in (("Grace", 0), ("Linus", 1)):
         # Anyone may read it (the table is public): a stranger asks.
