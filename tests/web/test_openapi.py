@@ -57,6 +57,8 @@ EXPECTED = {
     ("post", "/api/challenges/{challenge_id}/accept"),
     ("post", "/api/challenges/{challenge_id}/decline"),
     ("post", "/api/challenges/{challenge_id}/cancel"),
+    ("get", "/api/stream/events"),
+    ("get", "/api/stream/game/{table_id}"),
     ("get", "/api/bots/online"),
     ("post", "/api/account/bot"),
     ("get", "/api/health"),
