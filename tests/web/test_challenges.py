@@ -110,12 +110,17 @@ def test_a_challenge_lapses_after_its_time(server: LiveServer) -> None:
     ada, bob = server.client("ada"), server.client("bob")
     ada.register("ada")
     bob.register("bob")
-    sent = challenge(bob, "ada")
-    ttl = server.services.settings.challenge_ttl_s
-    assert sent["expires_at"] - sent["created_at"] == ttl
-    server.advance(ttl - 1)
-    assert [c["id"] for c in ada.get("/api/challenges")] == [sent["id"]]
-    server.advance(1)
+    with streams((server, ada), (server, bob)) as (ada_events, bob_events):
+        sent = challenge(bob, "ada")
+        ttl = server.services.settings.challenge_ttl_s
+        assert sent["expires_at"] - sent["created_at"] == ttl
+        server.advance(ttl - 1)
+        assert [c["id"] for c in ada.get("/api/challenges")] == [sent["id"]]
+        server.advance(1)
+        # Both are told, as a cancel would be (so a client drops it the same way).
+        for events in (ada_events, bob_events):
+            lapsed = events.next("challenge_cancelled")["challenge"]
+            assert (lapsed["id"], lapsed["status"]) == (sent["id"], "lapsed")
     assert ada.get("/api/challenges") == []
     assert ada.get(f"/api/challenges/{sent['id']}")["status"] == "lapsed"
     assert code(ada.post(f"/api/challenges/{sent['id']}/accept", expect=409)) == (

@@ -18,6 +18,8 @@ from meeple.store.names import name_key
 
 OPEN = "open"
 """A challenge waiting for an answer (lapsed once past its ``expires_at``)."""
+LAPSED = "lapsed"
+"""A challenge nobody answered in time (an open one past its ``expires_at`` reads so too)."""
 
 ChallengeRow = tuple[Challenge, User, User]
 """A challenge with the accounts it is from and to."""
@@ -86,6 +88,21 @@ def close_challenge(
             )
         )
         .values(status=status, reason=reason, table_id=table_id)
+    )
+    return bool(getattr(result, "rowcount", 0) == 1)
+
+
+def lapse_challenge(session: Session, challenge_id: str, now: float) -> bool:
+    """Mark an open challenge past its time lapsed; whether this call did it (once, whichever
+    server asks)."""
+    result = session.execute(
+        update(Challenge)
+        .where(
+            Challenge.id == challenge_id,
+            Challenge.status == OPEN,
+            Challenge.expires_at <= now,
+        )
+        .values(status=LAPSED)
     )
     return bool(getattr(result, "rowcount", 0) == 1)
 

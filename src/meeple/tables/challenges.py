@@ -12,11 +12,17 @@ the first seat may move first) and starts it: its ``game_start`` lines come
 from the table's start like any table's. A challenge names two players; a game
 for more seats fills the others with built-in bots of the challenge's ``fill``
 level. An open challenge lapses ``MEEPLE_CHALLENGE_TTL_S`` after it was sent:
-it then reads ``lapsed`` and can no longer be answered.
+it then reads ``lapsed`` and can no longer be answered; the server that stored
+it tells both accounts then (a ``challenge_cancelled`` line with the status
+``lapsed``, so a client that drops cancelled challenges drops it too). After a
+restart that timer is gone, and such a challenge only reads ``lapsed``.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -33,13 +39,15 @@ from meeple.tables.matchmaking import Matchmaking, new_table_id
 from meeple.tables.spec import TableSpec, check_spec
 from meeple.tables.user_events import publish_user_event
 
+log = logging.getLogger(__name__)
+
 DECLINE_REASONS = ("generic", "later", "too_fast", "too_slow", "rated", "casual", "variant")
 """Why a challenge may be declined (the site says each in the challenger's language)."""
 
 DEFAULT_FILL = "greedy"
 """The built-in bots' level in a challenge's seats beyond the two players' unless it says."""
 
-LAPSED = "lapsed"
+LAPSED = store.LAPSED
 """How an open challenge past its time reads."""
 
 
@@ -125,6 +133,8 @@ class Challenges:
     ) -> None:
         self.db, self.bus, self.clock, self.settings = db, bus, clock, settings
         self.matchmaking = matchmaking
+        self._lapses: set[asyncio.Task[None]] = set()
+        """A timer per challenge sent here and still open, to tell its lapse."""
 
     async def send(self, sender: User, ask: ChallengeAsk) -> dict[str, Any]:
         """Challenge the account named ``ask.to``; the stored challenge."""
@@ -158,7 +168,27 @@ class Challenges:
         )
         values = {c.name: getattr(challenge, c.name) for c in Challenge.__table__.columns}
         await self.db.run(store.insert_challenge, values)
+        task = asyncio.create_task(self._lapse_at(challenge.id, challenge.expires_at))
+        self._lapses.add(task)
+        task.add_done_callback(self._lapses.discard)
         return await self._tell(challenge.id, "challenge")
+
+    async def _lapse_at(self, challenge_id: str, moment: float) -> None:
+        """At ``moment``, mark the challenge lapsed if still open and tell both accounts."""
+        await self.clock.sleep_until(moment)
+        try:
+            if await self.db.run(store.lapse_challenge, challenge_id, self.clock.now()):
+                await self._tell(challenge_id, "challenge_cancelled")
+        except Exception:  # the challenge reads lapsed anyway; only the line is lost
+            log.warning("challenge %s: telling its lapse failed", challenge_id, exc_info=True)
+
+    async def stop(self) -> None:
+        """Stop the lapse timers (a challenge past its time still reads lapsed)."""
+        for task in list(self._lapses):
+            task.cancel()
+        for task in list(self._lapses):
+            with contextlib.suppress(BaseException):
+                await task
 
     async def get(self, user: User, challenge_id: str) -> dict[str, Any]:
         """A challenge to or from ``user`` (404 ``no_challenge`` for anyone else)."""

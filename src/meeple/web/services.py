@@ -11,6 +11,7 @@ from meeple.ratelimit import RateLimits
 from meeple.store.database import Database
 from meeple.store.sessions import shared_secret
 from meeple.tables.bots import BotPool
+from meeple.tables.challenges import Challenges
 from meeple.tables.clock import Clock, SystemClock
 from meeple.tables.manager import TableManager
 from meeple.tables.online_bots import OnlineBots
@@ -41,6 +42,8 @@ class Services:
     presence: PresenceNews
     online_bots: OnlineBots
     """The bot accounts with an event stream open ("Play a bot" lists them)."""
+    challenges: Challenges
+    """Challenges between accounts: sent, answered, lapsed (``meeple.tables.challenges``)."""
     streams: StreamCounts = field(default_factory=StreamCounts)
     """The Bot API's NDJSON streams open here, per token (or account)."""
 
@@ -68,12 +71,14 @@ class Services:
             socket_caps=SocketCaps(settings.max_sockets_per_address, settings.max_sockets_per_user),
             presence=PresenceNews(bus, tables.server_id),
             online_bots=OnlineBots(bus, tables.server_id),
+            challenges=Challenges(db, bus, clock, settings, tables.matchmaking),
         )
 
     async def close(self) -> None:
         """Stop tables, bots, bus and database, in that order."""
         self.presence.stop()
         await self.online_bots.stop()
+        await self.challenges.stop()
         await self.tables.stop()
         self.bots.close()
         await self.bus.close()

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends
 
 from meeple.store.models import User
-from meeple.tables.challenges import ChallengeAsk, Challenges
+from meeple.tables.challenges import ChallengeAsk
 from meeple.web.challenge_schemas import (
     AcceptOut,
     ChallengeIn,
@@ -23,23 +23,11 @@ from meeple.web.challenge_schemas import (
 )
 from meeple.web.deps import ServicesDep, require_scope
 from meeple.web.schemas import ERRORS
-from meeple.web.services import Services
 
 router = APIRouter(prefix="/api", tags=["bot api"], responses=ERRORS)
 
 Player = Annotated[User, Depends(require_scope("bot:play"))]
 """The signed-in account, by the session cookie or a token holding ``bot:play``."""
-
-
-def challenges_of(services: Services) -> Challenges:
-    """The challenges, on this server's store, bus, clock and tables."""
-    return Challenges(
-        services.db,
-        services.bus,
-        services.clock,
-        services.settings,
-        services.tables.matchmaking,
-    )
 
 
 @router.post("/challenges", status_code=201, response_model=ChallengeOut)
@@ -55,25 +43,25 @@ async def send_challenge(body: ChallengeIn, services: ServicesDep, user: Player)
         rated=body.rated,
         fill=body.fill,
     )
-    return await challenges_of(services).send(user, ask)
+    return await services.challenges.send(user, ask)
 
 
 @router.get("/challenges", response_model=list[ChallengeOut])
 async def open_challenges(services: ServicesDep, user: Player) -> Any:
     """The open challenges to and from the account, oldest first."""
-    return await challenges_of(services).open_of(user)
+    return await services.challenges.open_of(user)
 
 
 @router.get("/challenges/{challenge_id}", response_model=ChallengeOut)
 async def get_challenge(challenge_id: str, services: ServicesDep, user: Player) -> Any:
     """One challenge to or from the account, whatever its status (the page waiting on it)."""
-    return await challenges_of(services).get(user, challenge_id)
+    return await services.challenges.get(user, challenge_id)
 
 
 @router.post("/challenges/{challenge_id}/accept", response_model=AcceptOut)
 async def accept_challenge(challenge_id: str, services: ServicesDep, user: Player) -> AcceptOut:
     """Accept a challenge to the account: a table opens with both seated and starts."""
-    return AcceptOut(table_id=await challenges_of(services).accept(user, challenge_id))
+    return AcceptOut(table_id=await services.challenges.accept(user, challenge_id))
 
 
 @router.post("/challenges/{challenge_id}/decline", response_model=ChallengeOut)
@@ -82,13 +70,13 @@ async def decline_challenge(
 ) -> Any:
     """Decline a challenge to the account, saying why."""
     reason = body.reason if body is not None else "generic"
-    return await challenges_of(services).decline(user, challenge_id, reason)
+    return await services.challenges.decline(user, challenge_id, reason)
 
 
 @router.post("/challenges/{challenge_id}/cancel", response_model=ChallengeOut)
 async def cancel_challenge(challenge_id: str, services: ServicesDep, user: Player) -> Any:
     """Take back a challenge the account sent."""
-    return await challenges_of(services).cancel(user, challenge_id)
+    return await services.challenges.cancel(user, challenge_id)
 
 
 @router.get("/bots/online", response_model=list[OnlineBotOut])
