@@ -3,10 +3,13 @@ bot flag in every user JSON and seat, the two leaderboards, and the rated-vs-peo
 
 from __future__ import annotations
 
+import json
+import random
 from pathlib import Path
 from typing import Any
 
 import httpx
+from bot_api_support import check_stream_secrets
 from server_harness import LiveServer, make_settings, running
 
 from meeple.store.models import Rating, User
@@ -130,3 +133,63 @@ def test_a_bot_accounts_socket_only_watches(server: LiveServer) -> None:
     refused = sock.recv_until(lambda m: m.get("type") == "error")
     assert refused["code"] == "sign_in"
     program.close()
+
+
+def first_line(http: httpx.Client, table_id: str) -> dict[str, Any]:
+    """The game stream's first line for the caller's seat (its hello: the view, and
+    ``legal`` when the seat must act)."""
+    with http.stream("GET", f"/api/stream/game/{table_id}") as response:
+        assert response.status_code == 200, response.read()
+        for line in response.iter_lines():
+            if line.strip():
+                found: dict[str, Any] = json.loads(line)
+                return found
+    raise AssertionError("the stream ended before its first line")
+
+
+def play_through_the_api(
+    players: list[httpx.Client], table_id: str
+) -> dict[int, list[dict[str, Any]]]:
+    """Each player reads its seat's hello and plays a random legal action when it must act,
+    until the game is over (a bot account and a person alike, through the Bot API); the
+    lines each seat read."""
+    chooser = random.Random(7)
+    lines: dict[int, list[dict[str, Any]]] = {}
+    for turn in range(2000):
+        acted = False
+        for http in players:
+            hello = first_line(http, table_id)
+            if hello["table"]["status"] == "finished":
+                return lines
+            lines.setdefault(hello["seat"], []).append(hello)
+            if hello.get("legal"):
+                body = {"id": f"a{turn}", "action": chooser.choice(hello["legal"])}
+                answer = http.post(f"/api/tables/{table_id}/actions", json=body)
+                assert answer.status_code == 200, answer.text
+                acted = True
+        assert acted or turn == 0, "nobody could act"
+    raise AssertionError("the game did not finish")
+
+
+def test_a_rated_game_between_a_bot_and_a_person_rates_them_as_the_setting_says(
+    tmp_path: Path,
+) -> None:
+    for setting in (True, False):
+        folder = tmp_path / f"rated-{setting}"
+        folder.mkdir()
+        with running(make_settings(folder, bots_rated_vs_people=setting)) as server:
+            _bot, program = bot_account(server, "DeepSlide")
+            table = program.post(
+                "/api/tables", json={"game": "slide", "seats": 2, "rated": True}
+            ).json()["table"]
+            ada = server.client("ada")
+            ada.register("Ada")
+            ada.post(f"/api/tables/{table['id']}/join", {})
+            program.post(f"/api/tables/{table['id']}/start").raise_for_status()
+            lines = play_through_the_api([program, ada.http], table["id"])
+            for seat, seen in lines.items():
+                assert check_stream_secrets(ada, table["id"], seen, seat) == len(seen)
+            people = [line["name"] for line in ada.get("/api/leaderboard/slide")]
+            bots = [line["name"] for line in ada.get("/api/leaderboard/slide", bots="true")]
+            assert (people, bots) == ((["Ada"], ["DeepSlide"]) if setting else ([], []))
+            program.close()
