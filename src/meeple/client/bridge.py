@@ -147,7 +147,7 @@ class Bridge:
         """Play until stopped (or until the seek's tables are over)."""
         self.name = str((await self.client.account())["name"])
         log.info("signed in as %s; playing %s", self.name, ", ".join(sorted(self.accept)))
-        events = self.client.events()
+        events = self.client.events(sorted(self.accept))
         self._streams.append(events)
         reader = asyncio.create_task(self._read_events(events))
         waiters = [asyncio.create_task(self._stop.wait()), reader]
@@ -219,7 +219,9 @@ class Bridge:
         stream = self.client.game(table_id)
         self._streams.append(stream)
         move_seconds = 60.0
-        acted_through = 0  # the version of our last action: older lines ask nothing new
+        # The version of our last action's event: a line before it may still carry the
+        # `legal` it had when sent (before we acted); that event's line or a later one asks anew.
+        acted_through = 0
         log.info("game %s (%s) started; seat %d, bot %s", table_id, game, seat, bot.level)
         try:
             async for line in stream:
@@ -232,7 +234,7 @@ class Bridge:
                 legal = line.get("legal")
                 version = int(line.get("version", 0))  # type: ignore[call-overload]
                 view = line.get("view")
-                stale = version <= acted_through or self._stop.is_set()
+                stale = version < acted_through or self._stop.is_set()
                 if not legal or not isinstance(view, dict) or stale:
                     continue
                 budget = min(self.budget_s, max(0.05, move_seconds * BUDGET_SHARE))
@@ -243,7 +245,7 @@ class Bridge:
                     played.actions += 1
                     log.info("game %s: seat %d played %s", table_id, seat, _short(action))
                 except GameError as exc:
-                    acted_through = version
+                    acted_through = version + 1
                     log.warning("game %s: %s refused (%s)", table_id, _short(action), exc.code)
         except MeepleError as exc:
             log.warning("game %s: stream ended (%s)", table_id, exc)

@@ -112,14 +112,17 @@ class MeepleClient:
         """The token's account: ``{"id", "name", "guest", "bot", …}`` (``GET /api/auth/me``)."""
         return cast(JSONObject, await self.request("GET", "/api/auth/me"))
 
-    def events(self, backoff: Backoff | None = None) -> EventStream:
+    def events(
+        self, accept: list[str] | None = None, backoff: Backoff | None = None
+    ) -> EventStream:
         """The account's event stream: challenges, games starting and finishing.
 
         An async iterator of :data:`~meeple.client.lines.AccountEvent` lines;
         it reconnects on a drop and never ends by itself (``close()`` it).
-        While it is open, a bot account shows as online.
+        While it is open, a bot account shows as online, with ``accept``
+        (the games whose challenges it takes) beside its name.
         """
-        return EventStream(self.http, self.idle_s, backoff)
+        return EventStream(self.http, self.idle_s, accept, backoff)
 
     # A game
 

@@ -138,6 +138,20 @@ class EventStream(ReconnectingStream):
 
     path = "/api/stream/events"
 
+    def __init__(
+        self,
+        http: httpx.AsyncClient,
+        idle_s: float,
+        accept: list[str] | None = None,
+        backoff: Backoff | None = None,
+    ) -> None:
+        super().__init__(http, idle_s, backoff)
+        self.accept = accept
+
+    def params(self) -> dict[str, Any]:
+        """``accept``: the games whose challenges the bot takes, shown with it online."""
+        return {} if self.accept is None else {"accept": ",".join(self.accept)}
+
     def __aiter__(self) -> AsyncIterator[AccountEvent]:
         return cast(AsyncIterator[AccountEvent], self.lines())
 
