@@ -9,9 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from bot_api_support import check_stream_secrets
-from server_harness import LiveServer, make_settings, running
+from secrets_check import check_messages
+from server_harness import GAMES, Client, LiveServer, make_settings, running
 
+from meeple.games.base import GameRecord, replay
 from meeple.store.models import Rating, User
 from meeple.tables.log import SeatInfo
 from meeple.tables.ratings import rates_anyone
@@ -145,6 +146,26 @@ def first_line(http: httpx.Client, table_id: str) -> dict[str, Any]:
                 found: dict[str, Any] = json.loads(line)
                 return found
     raise AssertionError("the stream ended before its first line")
+
+
+def check_stream_secrets(
+    client: Client, table_id: str, lines: list[dict[str, Any]], seat: int
+) -> int:
+    """The socket tests' secret check on the stream lines a seat read (a finished game);
+    how many views were checked."""
+    game = GAMES[client.get(f"/api/tables/{table_id}")["table"]["game"]]
+    record = GameRecord.from_json(client.get(f"/api/tables/{table_id}/record"))
+    versions: dict[int, int] = {}
+    actions: dict[int, Any] = {}
+    count, started = 0, False
+    for event in client.get(f"/api/tables/{table_id}/events"):
+        started = started or event["kind"] == "start"
+        if event["kind"] == "action":
+            actions[event["version"]] = record.actions[count][1]
+            count += 1
+        if started:
+            versions[event["version"]] = count
+    return check_messages(game, replay(game, record), versions, actions, lines, seat)
 
 
 def play_through_the_api(
