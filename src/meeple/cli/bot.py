@@ -16,6 +16,9 @@ import asyncio
 import logging
 import os
 import signal
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -75,6 +78,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--budget", type=float, default=2.0, help="most seconds a move may take (default 2)"
     )
+    parser.add_argument(
+        "--trace", metavar="DIR", help="write every game's stream lines to DIR/<table>.ndjson"
+    )
     parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning"])
     parser.set_defaults(func=run)
 
@@ -105,7 +111,18 @@ def run(args: argparse.Namespace) -> int:
     )
     logging.getLogger("httpx").setLevel(logging.WARNING)
     try:
-        asyncio.run(_main(args.server, token, factory, games, accept, args.budget, seek))
+        trace = Path(args.trace) if args.trace else None
+        if trace is not None:
+            trace.mkdir(parents=True, exist_ok=True)
+        make = partial(
+            Bridge,
+            factory=factory,
+            playable=games,
+            accept=accept,
+            budget_s=args.budget,
+            trace_dir=trace,
+        )
+        asyncio.run(_main(args.server, token, make, seek))
     except MeepleError as exc:
         fail(f"the server refused: {exc}", status=1)
     except BridgeError as exc:
@@ -114,16 +131,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _main(
-    server: str,
-    token: str,
-    factory: Any,
-    games: set[str],
-    accept: set[str],
-    budget: float,
-    seek: Seek | None,
+    server: str, token: str, make: Callable[[MeepleClient], Bridge], seek: Seek | None
 ) -> None:
+    """Run the bridge ``make`` builds on a client of ``server``; SIGINT or SIGTERM stops it."""
     async with MeepleClient(server, token) as client:
-        bridge = Bridge(client, factory, games, accept, budget)
+        bridge = make(client)
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(signum, bridge.stop)

@@ -17,18 +17,20 @@ streams keep being read while it thinks.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import random
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from importlib import import_module
+from pathlib import Path
 from typing import Any
 
 from meeple.bots import get_bot, levels_for
 from meeple.bots.base import Bot
 from meeple.client.client import MeepleClient, new_action_id
-from meeple.client.errors import GameError, MeepleError
+from meeple.client.errors import AuthError, ForbiddenError, GameError, MeepleError
 from meeple.client.lines import AccountEvent, GameLine
 from meeple.client.streams import EventStream, GameStream
 
@@ -110,8 +112,9 @@ class Bridge:
     the games in ``playable``), accepting challenges to the games in ``accept``.
 
     ``budget_s`` caps a bot's thinking per move. ``keep_lines`` keeps every
-    game line (tests check them). :meth:`run` returns when :meth:`stop` is
-    called or, with a seek, once its tables are over.
+    game line in memory, ``trace_dir`` writes them to ``<table_id>.ndjson``
+    there as they come (to see what the bot was told). :meth:`run` returns
+    when :meth:`stop` is called or, with a seek, once its tables are over.
     """
 
     def __init__(
@@ -122,6 +125,7 @@ class Bridge:
         accept: set[str],
         budget_s: float = 2.0,
         keep_lines: bool = False,
+        trace_dir: Path | None = None,
     ) -> None:
         self.client = client
         self.factory = factory
@@ -129,6 +133,7 @@ class Bridge:
         self.accept = accept
         self.budget_s = budget_s
         self.keep_lines = keep_lines
+        self.trace_dir = trace_dir
         self.name = ""
         self.played: dict[str, Played] = {}
         self.finished: set[str] = set()
@@ -137,6 +142,7 @@ class Bridge:
         self._in_flight: set[asyncio.Task[Any]] = set()
         self._streams: list[EventStream | GameStream] = []
         self._stop = asyncio.Event()
+        self._fatal: MeepleError | None = None
         self._changed = asyncio.Event()
 
     def stop(self) -> None:
@@ -160,6 +166,8 @@ class Bridge:
                     raise task.exception()  # type: ignore[misc]
         finally:
             await self._shut_down(waiters)
+        if self._fatal is not None:
+            raise self._fatal
 
     async def _shut_down(self, tasks: list[asyncio.Task[Any]]) -> None:
         """Let requests in flight end, then close every stream and task."""
@@ -227,6 +235,9 @@ class Bridge:
             async for line in stream:
                 if self.keep_lines:
                     played.lines.append(line)
+                if self.trace_dir is not None:
+                    with (self.trace_dir / f"{table_id}.ndjson").open("a", encoding="utf-8") as f:
+                        f.write(json.dumps(line) + "\n")
                 if line["type"] == "hello":
                     move_seconds = float(line["table"].get("move_seconds") or move_seconds)
                 if line["type"] == "event" and line["kind"] == "finish":
@@ -247,6 +258,11 @@ class Bridge:
                 except GameError as exc:
                     acted_through = version + 1
                     log.warning("game %s: %s refused (%s)", table_id, _short(action), exc.code)
+        except (AuthError, ForbiddenError) as exc:
+            # The token was revoked (or lost its scope): nothing more can be done with it.
+            log.error("game %s: %s; stopping", table_id, exc)
+            self._fatal = exc
+            self._stop.set()
         except MeepleError as exc:
             log.warning("game %s: stream ended (%s)", table_id, exc)
         finally:

@@ -1,0 +1,227 @@
+"""``meeple bot run`` as a real child process playing on a live server over HTTP.
+
+How a bot account gets a game against built-in bots: it opens the table
+itself (``--game GAME --players N --opponents LEVEL``: a token with
+``bot:play`` may open and start a table), the other seats taken by the
+site's bots; a person gets one by challenging it (the browser test). The
+bridge writes every game-stream line it got (``--trace``), and those lines
+pass the socket tests' secret check.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from bot_api_support import bot_account, check_stream_secrets, consecutive, record_of
+from server_harness import GAMES, LiveServer
+from tcp_proxy import TcpProxy
+
+import meeple
+from meeple.games.base import replay
+
+ENTRY = "import sys; from meeple.cli import main; sys.exit(main())"
+
+SLOW_BOT = '''
+"""A bot written for the arena: made with a seed, it plays the greedy bot's move, slowly."""
+import time
+from meeple.bots import get_bot
+
+
+class SlowBot:
+    game = "summy"
+    level = "slow"
+
+    def __init__(self, seed):
+        self.inner = get_bot("summy", "greedy", seed)
+
+    def choose(self, view, seat, budget_s):
+        time.sleep(0.3)
+        return self.inner.choose(view, seat, budget_s)
+'''
+
+
+class BridgeProcess:
+    """``meeple bot run`` in a child process, tracing its game lines to ``trace``."""
+
+    def __init__(self, tmp_path: Path, server_url: str, token: str, *args: str) -> None:
+        self.trace = tmp_path / "trace"
+        self.log_path = tmp_path / "bridge.log"
+        src = str(Path(meeple.__file__).resolve().parents[1])
+        env = {k: v for k, v in os.environ.items() if not k.startswith("MEEPLE_")}
+        env.update(PYTHONPATH=os.pathsep.join([src, str(tmp_path)]), COLUMNS="200")
+        env["MEEPLE_TOKEN"] = token  # the token stays out of the process list
+        command = ["bot", "run", "--server", server_url, "--trace", str(self.trace), *args]
+        self.log = self.log_path.open("wb")
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", ENTRY, *command],
+            env=env,
+            cwd=tmp_path,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+
+    def wait(self, timeout: float = 180) -> int:
+        """Its exit status once it ends (it ends by itself once its tables are over)."""
+        try:
+            return self.process.wait(timeout=timeout)
+        finally:
+            self.log.close()
+
+    def output(self) -> str:
+        """What it logged."""
+        return self.log_path.read_text(encoding="utf-8", errors="replace")
+
+    def tables(self) -> dict[str, list[dict[str, Any]]]:
+        """Every game's stream lines, by table id."""
+        if not self.trace.exists():
+            return {}
+        return {
+            path.stem: [json.loads(text) for text in path.read_text().splitlines() if text]
+            for path in self.trace.glob("*.ndjson")
+        }
+
+    def wait_lines(self, count: int, timeout: float = 60) -> tuple[str, list[dict[str, Any]]]:
+        """Wait until one game has ``count`` lines; its table id and lines."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            assert self.process.poll() is None, self.output()
+            for table_id, lines in self.tables().items():
+                if len(lines) >= count:
+                    return table_id, lines
+            time.sleep(0.05)
+        raise AssertionError(f"no game reached {count} lines\n{self.output()}")
+
+    def stop(self) -> None:
+        """Kill it if it is still running (a failed test)."""
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)
+        self.log.close()
+
+
+def check_game(server_client: Any, table_id: str, lines: list[dict[str, Any]], seats: int) -> None:
+    """The game ended, as its record replays to, and every line the bot got keeps secrets."""
+    table = server_client.get(f"/api/tables/{table_id}")["table"]
+    assert table["status"] == "finished" and len(table["seats"]) == seats
+    assert table["seats"][0]["bot_account"] and all(s["bot"] for s in table["seats"][1:])
+    game = GAMES[table["game"]]
+    final = replay(game, record_of(server_client, table_id))[-1]
+    assert table["result"] == game.result(final).to_json()  # type: ignore[union-attr]
+    assert lines[-1]["kind"] == "finish" and lines[-1]["data"]["result"] == table["result"]
+    consecutive([line for line in lines if line["type"] != "resume"])
+    assert check_stream_secrets(server_client, table_id, lines, 0) >= 3
+
+
+@pytest.mark.parametrize(("game", "seats"), [("summy", 2), ("slide", 4)])
+def test_the_bridge_plays_a_full_game_against_built_in_bots(
+    server: LiveServer, tmp_path: Path, game: str, seats: int
+) -> None:
+    person, token = bot_account(server, f"bridge-{game}")
+    bridge = BridgeProcess(
+        tmp_path, server.url, token, "--bot", "greedy", "--game", game,
+        "--players", str(seats), "--opponents", "random", "--budget", "0.2",
+    )  # fmt: skip
+    try:
+        assert bridge.wait() == 0, bridge.output()
+    finally:
+        bridge.stop()
+    (table_id, lines), *others = bridge.tables().items()
+    assert not others
+    check_game(person, table_id, lines, seats)
+    mine = [line for line in lines if line.get("kind") == "action" and line["seat"] == 0]
+    assert mine and all(line["data"]["by"] == "player" for line in mine)
+    log = bridge.output()
+    assert (
+        f"game {table_id} ({game}) started" in log and f"game {table_id} ({game}) finished" in log
+    )
+
+
+def test_a_stream_cut_mid_game_resumes_with_no_event_missed_or_doubled(
+    server: LiveServer, tmp_path: Path
+) -> None:
+    person, token = bot_account(server, "bridge-cut")
+    proxy = TcpProxy(server.url)
+    (tmp_path / "slow_bot.py").write_text(SLOW_BOT)
+    bridge = BridgeProcess(
+        tmp_path, proxy.url, token, "--module", "slow_bot:SlowBot", "--game", "summy",
+        "--opponents", "random",
+    )  # fmt: skip
+    try:
+        bridge.wait_lines(4)
+        assert proxy.cut() >= 2  # the event stream and the game stream at least
+        assert bridge.wait() == 0, bridge.output()
+    finally:
+        bridge.stop()
+        proxy.close()
+    ((table_id, lines),) = bridge.tables().items()
+    assert [line["type"] for line in lines].count("resume") == 1
+    assert proxy.connections > 3
+    check_game(person, table_id, lines, 2)
+
+
+def test_a_token_revoked_mid_game_gets_401_and_the_seat_times_out(
+    server: LiveServer, tmp_path: Path
+) -> None:
+    person, token = bot_account(server, "bridge-revoked")
+    (tmp_path / "slow_bot.py").write_text(SLOW_BOT)
+    bridge = BridgeProcess(
+        tmp_path, server.url, token, "--module", "slow_bot:SlowBot", "--game", "summy",
+        "--opponents", "random", "--move-seconds", "30",
+    )  # fmt: skip
+    try:
+        table_id, _ = bridge.wait_lines(2)
+        token_id = person.get("/api/account/tokens")[0]["id"]
+        watcher = server.client("watcher")
+        watcher.guest()
+        sock = watcher.connect(table_id)
+        sock.recv()
+        person.http.delete(f"/api/account/tokens/{token_id}").raise_for_status()
+        assert bridge.wait(60) == 1
+    finally:
+        bridge.stop()
+    assert "bad_token" in bridge.output()
+    refused = server.client("after").http.get(
+        "/api/stream/events", headers={"Authorization": f"Bearer {token}"}
+    )
+    assert (refused.status_code, refused.json()["code"]) == (401, "bad_token")
+    # The seat is now a disconnected player's: its clock runs out, a greedy bot moves for
+    # it, and after three time-outs a bot takes the seat for the rest of the game.
+    table = person.get(f"/api/tables/{table_id}")["table"]
+    assert table["status"] == "playing", table
+    timeouts = 0
+    for _ in range(60):
+        if sock.finished:
+            break
+        server.advance(31)
+        for message in sock.drain(wait=0.5):
+            if message.get("kind") == "action" and message["seat"] == 0:
+                assert message["data"]["by"] in ("timeout", "zombie"), message
+                timeouts += message["data"]["by"] == "timeout"
+    assert timeouts == 3 and sock.finished
+    final = person.get(f"/api/tables/{table_id}")["table"]
+    assert final["seats"][0]["zombie"] and final["seats"][0]["timeouts"] == 3
+
+
+def test_ctrl_c_stops_the_bridge_cleanly(server: LiveServer, tmp_path: Path) -> None:
+    _, token = bot_account(server, "bridge-stop")
+    bridge = BridgeProcess(tmp_path, server.url, token, "--bot", "random")
+    try:
+        deadline = time.monotonic() + 30
+        while "signed in as bridge-stop" not in bridge.output():
+            assert time.monotonic() < deadline and bridge.process.poll() is None, bridge.output()
+            time.sleep(0.05)
+        online = server.client("someone").get("/api/bots/online")
+        assert "bridge-stop" in json.dumps(online)
+        bridge.process.send_signal(signal.SIGINT)
+        assert bridge.wait(30) == 0, bridge.output()
+    finally:
+        bridge.stop()
+    assert "stopped" in bridge.output() and "Traceback" not in bridge.output()
