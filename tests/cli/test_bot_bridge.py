@@ -218,10 +218,17 @@ def test_ctrl_c_stops_the_bridge_cleanly(server: LiveServer, tmp_path: Path) -> 
         while "signed in as bridge-stop" not in bridge.output():
             assert time.monotonic() < deadline and bridge.process.poll() is None, bridge.output()
             time.sleep(0.05)
-        online = server.client("someone").get("/api/bots/online")
-        assert "bridge-stop" in json.dumps(online)
+        someone = server.client("someone")
+        while "bridge-stop" not in json.dumps(someone.get("/api/bots/online")):
+            assert time.monotonic() < deadline, "the bot never showed online"
+            time.sleep(0.05)
         bridge.process.send_signal(signal.SIGINT)
         assert bridge.wait(30) == 0, bridge.output()
     finally:
         bridge.stop()
     assert "stopped" in bridge.output() and "Traceback" not in bridge.output()
+    # Its event stream closed with it: the bot is no longer online.
+    deadline = time.monotonic() + 10
+    while "bridge-stop" in json.dumps(someone.get("/api/bots/online")):
+        assert time.monotonic() < deadline, "the stopped bot still shows online"
+        time.sleep(0.05)
