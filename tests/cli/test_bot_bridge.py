@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from bot_api_support import bot_account, check_stream_secrets, consecutive, record_of
 from server_harness import GAMES, LiveServer
@@ -232,3 +233,32 @@ def test_ctrl_c_stops_the_bridge_cleanly(server: LiveServer, tmp_path: Path) -> 
     while "bridge-stop" in json.dumps(someone.get("/api/bots/online")):
         assert time.monotonic() < deadline, "the stopped bot still shows online"
         time.sleep(0.05)
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+def test_a_bot_streaming_from_one_server_plays_a_table_the_other_owns(
+    two_servers: tuple[LiveServer, LiveServer], tmp_path: Path
+) -> None:
+    east, west = two_servers
+    person, token = bot_account(east, "bridge-west")
+    spec = {"game": "slide", "seats": 3, "bots": {"1": "random", "2": "greedy"}}
+    with httpx.Client(base_url=east.url, headers={"Authorization": f"Bearer {token}"}) as api:
+        table_id = api.post("/api/tables", json=spec).raise_for_status().json()["table"]["id"]
+        api.post(f"/api/tables/{table_id}/start").raise_for_status()
+    # The bridge talks to the other server only: it learns of the game from its event
+    # stream there, and plays it through that server's game stream and action route.
+    bridge = BridgeProcess(tmp_path, west.url, token, "--bot", "greedy")
+    try:
+        deadline = time.monotonic() + 120
+        while not (lines := bridge.tables().get(table_id)) or lines[-1].get("kind") != "finish":
+            assert time.monotonic() < deadline and bridge.process.poll() is None, bridge.output()
+            time.sleep(0.1)
+        bridge.process.send_signal(signal.SIGINT)
+        assert bridge.wait(30) == 0, bridge.output()
+    finally:
+        bridge.stop()
+    assert east.services.tables.tables[table_id].owned
+    assert not west.services.tables.tables[table_id].owned
+    check_game(person, table_id, lines, 3)
+    assert f"game {table_id} (slide) finished" in bridge.output()
