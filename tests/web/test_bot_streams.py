@@ -29,9 +29,13 @@ from meeple.tables.user_events import publish_user_event
 class LineReader:
     """One NDJSON stream, read in a thread: every line parsed and kept, blank ones counted."""
 
-    def __init__(self, server: LiveServer, path: str, token: str, **params: Any) -> None:
+    def __init__(
+        self, server: LiveServer, path: str, token: str, gzip: bool = True, **params: Any
+    ) -> None:
         self.client = httpx.Client(base_url=server.url, timeout=httpx.Timeout(30, read=120))
         headers = {"Authorization": f"Bearer {token}"}
+        if not gzip:
+            headers["Accept-Encoding"] = "identity"
         self._context = self.client.stream("GET", path, headers=headers, params=params)
         self.response = self._context.__enter__()
         self.lines: queue.Queue[dict[str, Any] | str | None] = queue.Queue()
@@ -192,6 +196,7 @@ def test_a_bot_plays_a_game_to_the_end_from_its_streams(server: LiveServer) -> N
         start = events.line()
         assert start == {"type": "game_start", "table_id": table_id, "game": "summy", "seat": 0}
         stream = LineReader(server, f"/api/stream/game/{table_id}", token)
+        assert stream.response.headers["content-encoding"] == "gzip"
         player = Player(server, token, table_id)
         hello = stream.line()
         assert hello["type"] == "hello" and hello["seat"] == 0
@@ -251,7 +256,8 @@ def test_a_quiet_stream_sends_keep_alive_lines_and_ends_when_its_token_is_revoke
     settings = make_settings(tmp_path, stream_keepalive_s=0.2, stream_recheck_s=0.2)
     with running(settings) as server:
         client, token = bot_with_token(server, "quiet")
-        events = LineReader(server, "/api/stream/events", token)
+        events = LineReader(server, "/api/stream/events", token, gzip=False)
+        assert "content-encoding" not in events.response.headers
         assert events.next(timeout=5, blank=True) == ""
         assert events.next(timeout=5, blank=True) == ""
         tokens = client.get("/api/account/tokens")
@@ -302,8 +308,7 @@ def stalled_stream(server: LiveServer, token: str) -> Iterator[socket.socket]:
     host, port = server.url.removeprefix("http://").split(":")
     sock.connect((host, int(port)))
     request = (
-        f"GET /api/stream/events HTTP/1.1\r\nHost: {host}\r\n"
-        f"Authorization: Bearer {token}\r\n\r\n"
+        f"GET /api/stream/events HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {token}\r\n\r\n"
     )
     sock.sendall(request.encode())
     try:
@@ -364,3 +369,58 @@ def test_streams_need_a_token_with_bot_play(server: LiveServer, path: str) -> No
     made = client.post("/api/account/tokens", {"label": "r", "scopes": ["games:read"]}, 201)
     assert api(server, made["token"], "GET", path).status_code == 403
     assert api(server, "not-a-token", "GET", path).status_code == 401
+
+
+def test_a_bot_chats_sees_its_opponent_go_and_leaves_over_http(server: LiveServer) -> None:
+    alice = server.client("alice")
+    alice.register("alice")
+    _bot, token = bot_with_token(server, "chatty-bot")
+    table_id = alice.create_table(game="summy", seats=2)["table"]["id"]
+    joined = api(server, token, "POST", f"/api/tables/{table_id}/join", {})
+    assert joined.status_code == 200, joined.text
+    person = alice.connect(table_id)
+    person.recv()
+    stream = LineReader(server, f"/api/stream/game/{table_id}", token)
+    hello = stream.line()
+    assert hello["seat"] == 1 and hello["table"]["present"] == [0, 1]
+    alice.post(f"/api/tables/{table_id}/start")
+    said = api(server, token, "POST", f"/api/tables/{table_id}/chat", {"text": "gl hf"})
+    assert said.status_code == 200, said.text
+    chat = wait_line(stream, lambda line: line.get("kind") == "chat")
+    assert chat["data"]["text"] == "gl hf" and chat["seat"] == 1
+    person.close()  # the person goes: the bot is told its opponent is gone
+    wait_line(stream, lambda line: line["type"] == "watchers" and line["present"] == [1])
+    left = api(server, token, "POST", f"/api/tables/{table_id}/leave")
+    assert left.status_code == 200, left.text
+    zombie = wait_line(stream, lambda line: line.get("kind") == "zombie")
+    assert zombie["seat"] == 1
+    after = [line for line in stream.received if line.get("version", 0) > zombie["version"]]
+    assert all("legal" not in line for line in after), "a seat a bot now plays is not asked"
+    stream.close()
+
+
+def wait_line(reader: LineReader, check: Any, timeout: float = 20.0) -> dict[str, Any]:
+    """Read lines until one passes ``check``; returns it."""
+    deadline = time.monotonic() + timeout
+    while True:
+        line = reader.line(timeout=max(0.1, deadline - time.monotonic()))
+        if check(line):
+            return line
+
+
+def test_acting_with_a_token_makes_the_sockets_checks(server: LiveServer) -> None:
+    client, token = bot_with_token(server, "checked-bot")
+    table_id = bot_table(server, client)
+    stream = LineReader(server, f"/api/stream/game/{table_id}", token)
+    hello = stream.line()
+    path = f"/api/tables/{table_id}/actions"
+    if "legal" not in hello:  # the built-in bot moves first: wait for our turn
+        wait_line(stream, lambda line: "legal" in line)
+    bad = api(server, token, "POST", path, {"id": "x1", "action": {"type": "place", "tiles": []}})
+    assert bad.status_code == 400 and bad.json()["code"] in ("bad_action", "illegal")
+    reader = server.client("reader")
+    reader.register("reader")
+    made = reader.post("/api/account/tokens", {"label": "r", "scopes": ["games:read"]}, 201)
+    scoped = api(server, made["token"], "POST", path, {"id": "x2", "action": {"type": "pass"}})
+    assert scoped.status_code == 403 and scoped.json()["code"] == "token_scope"
+    stream.close()

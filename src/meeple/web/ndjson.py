@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import zlib
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
@@ -28,6 +29,10 @@ log = logging.getLogger(__name__)
 
 MEDIA_TYPE = "application/x-ndjson"
 KEEPALIVE = b"\n"
+
+GZIP_LEVEL = 6
+GZIP_WBITS = 31
+"""zlib's window bits for a gzip header and trailer (16 + the largest window)."""
 
 _END = object()
 """Put in the queue by :meth:`LineStream.end`: the stream is over."""
@@ -152,7 +157,7 @@ class NdjsonResponse(Response):
         tasks: list[asyncio.Task[Any]] = []
         try:
             producing = asyncio.create_task(self._produce(stream))
-            sending = asyncio.create_task(self._send_lines(stream, send))
+            sending = asyncio.create_task(self._send_lines(stream, send, takes_gzip(scope)))
             leaving = asyncio.create_task(_client_gone(receive))
             dropped = asyncio.create_task(stream.dropped.wait())
             tasks = [producing, sending, leaving, dropped]
@@ -176,16 +181,37 @@ class NdjsonResponse(Response):
             return
         stream.end()
 
-    async def _send_lines(self, stream: LineStream, send: Send) -> None:
-        await send(
-            {"type": "http.response.start", "status": self.status_code, "headers": self.raw_headers}
-        )
+    async def _send_lines(self, stream: LineStream, send: Send, gzip: bool) -> None:
+        headers = list(self.raw_headers)
+        headers.append((b"vary", b"accept-encoding"))
+        packer = None
+        if gzip:
+            headers.append((b"content-encoding", b"gzip"))
+            packer = zlib.compressobj(GZIP_LEVEL, zlib.DEFLATED, GZIP_WBITS)
+        await send({"type": "http.response.start", "status": self.status_code, "headers": headers})
         while True:
             chunk = await stream.next_chunk(self.keepalive_s)
             if chunk is None:
                 break
+            if packer is not None:
+                # A sync flush per line: the client reads each line as soon as it is sent.
+                chunk = packer.compress(chunk) + packer.flush(zlib.Z_SYNC_FLUSH)
             await send({"type": "http.response.body", "body": chunk, "more_body": True})
-        await send({"type": "http.response.body", "body": b"", "more_body": False})
+        last = b"" if packer is None else packer.flush()
+        await send({"type": "http.response.body", "body": last, "more_body": False})
+
+
+def takes_gzip(scope: Scope) -> bool:
+    """Whether the request's ``Accept-Encoding`` takes gzip (and does not refuse it, q=0)."""
+    for name, value in scope.get("headers", ()):
+        if name != b"accept-encoding":
+            continue
+        for coding in value.decode("latin-1").lower().split(","):
+            token, _, params = coding.strip().partition(";")
+            refused = params.replace(" ", "") in ("q=0", "q=0.0", "q=0.00", "q=0.000")
+            if token.strip() == "gzip" and not refused:
+                return True
+    return False
 
 
 async def _cancel(tasks: list[asyncio.Task[Any]]) -> None:

@@ -21,6 +21,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response
 
+from meeple.games.base import AnyGame
 from meeple.jsontext import dumps
 from meeple.store.challenges import open_challenges_of
 from meeple.store.models import User
@@ -183,6 +184,11 @@ async def game_stream(
     return await open_stream(request, services, user, produce)
 
 
+def legal_text(game: AnyGame, state: Any, seat: int) -> str:
+    """Every legal action of ``seat`` in ``state``, in the game's JSON form, as JSON text."""
+    return dumps([game.action_json(action) for action in game.legal_actions(state, seat)])
+
+
 class GameFeed:
     """One game stream: what its client was sent, and the seat it sees the table from."""
 
@@ -205,12 +211,12 @@ class GameFeed:
         services.presence.changed(table, first=first_here)
         try:
             if since is None or not 0 < since <= table.snap.version:
-                self.hello()
+                await self.hello()
             else:
                 resume = {"type": "resume", "from": since, "to": table.snap.version}
                 self.stream.put(message_text(Resume.model_validate(resume)))
                 self.sent_version = since
-                self.send_new_events()
+                await self.send_new_events()
             recheck_s = services.settings.stream_recheck_s
             while True:
                 announced = await next_or_none(subscription, recheck_s)
@@ -222,32 +228,32 @@ class GameFeed:
                 else:
                     if announced.get("version", 0) > table.snap.version:
                         await table.heard(announced)
-                    self.send_new_events()
+                    await self.send_new_events()
         finally:
             table.viewers.pop(id(self), None)
             await subscription.close()
             with contextlib.suppress(Exception):  # the bus may be closing with the server
                 services.presence.changed(table)
 
-    def legal(self, version: int) -> list[Any] | None:
-        """The seat's legal actions (JSON) if it must act just after ``version``, the newest."""
+    async def legal(self, version: int) -> str | None:
+        """The seat's legal actions (as JSON text) if it must act just after ``version``, the
+        newest. Listed in a worker thread: a Summy position may have thousands of moves."""
         table, seat = self.table, self.seat
         snap = table.snap
         if version != snap.version or snap.status != PLAYING or seat is None:
             return None
         if snap.seats[seat].zombie or seat not in table.game.to_act(snap.state):
             return None
-        game = table.game
-        return [game.action_json(action) for action in game.legal_actions(snap.state, seat)]
+        return await asyncio.to_thread(legal_text, table.game, snap.state, seat)
 
-    def put(self, text: str, version: int) -> None:
+    async def put(self, text: str, version: int) -> None:
         """Queue one message's text, with ``legal`` when the seat must act after it."""
-        legal = self.legal(version)
+        legal = await self.legal(version)
         if legal is not None:
-            text = text[:-1] + ',"legal":' + dumps(legal) + "}"
+            text = text[:-1] + ',"legal":' + legal + "}"
         self.stream.put(text)
 
-    def hello(self) -> None:
+    async def hello(self) -> None:
         """The table now, as the seat sees it (the socket's ``hello``)."""
         table, seat, user = self.table, self.seat, self.user
         version = table.snap.version
@@ -262,15 +268,15 @@ class GameFeed:
             view=table.view_at(version, seat),
             invite_url=invite_url(table) if is_member(table, user.id) else None,
         )
-        self.put(message_text(hello), version)
+        await self.put(message_text(hello), version)
 
-    def send_new_events(self) -> None:
+    async def send_new_events(self) -> None:
         """Every event after the last one sent, each with the seat's view after it."""
         table = self.table
         while self.sent_version < table.snap.version:
             event = table.events[self.sent_version]
             self.sent_version = event.version
-            self.put(event_text(table, event, self.seat), event.version)
+            await self.put(event_text(table, event, self.seat), event.version)
 
     def heard_watchers(self, announced: dict[str, Any]) -> None:
         """Connections came or went (here or elsewhere): pass on what changed."""
