@@ -6,6 +6,7 @@ page, and accepting it opens the table."""
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -33,6 +34,11 @@ def online_bot(live: ServerProcess, accept: str) -> Iterator[tuple[str, httpx.Cl
     events = EventStream(live.url, bearer, f"?accept={accept}")
     bot = httpx.Client(base_url=live.url, headers=bearer, timeout=30)
     try:
+        # Listed a moment after its stream opened: the page then finds it on its first look.
+        deadline = time.monotonic() + 10
+        while name not in {b["name"] for b in bot.get("/api/bots/online").json()}:
+            assert time.monotonic() < deadline, "the bot never showed online"
+            time.sleep(0.05)
         yield name, bot, events
     finally:
         bot.close()
