@@ -22,7 +22,7 @@ from typing import Any
 import httpx
 import pytest
 from bot_api_support import bot_account, check_stream_secrets, consecutive, record_of
-from server_harness import GAMES, LiveServer
+from server_harness import GAMES, LiveServer, play_out
 from tcp_proxy import TcpProxy
 
 import meeple
@@ -262,3 +262,45 @@ def test_a_bot_streaming_from_one_server_plays_a_table_the_other_owns(
     assert not west.services.tables.tables[table_id].owned
     check_game(person, table_id, lines, 3)
     assert f"game {table_id} (slide) finished" in bridge.output()
+
+
+def test_the_bridge_declines_other_games_and_plays_a_challenging_person(
+    server: LiveServer, tmp_path: Path
+) -> None:
+    _, token = bot_account(server, "bridge-host")
+    ada = server.client("ada")
+    ada.register("ada")
+    bridge = BridgeProcess(tmp_path, server.url, token, "--bot", "greedy", "--accept", "summy")
+    try:
+        deadline = time.monotonic() + 30
+        while "bridge-host" not in json.dumps(ada.get("/api/bots/online")):
+            assert time.monotonic() < deadline and bridge.process.poll() is None, bridge.output()
+            time.sleep(0.05)
+
+        def answer(challenge: dict[str, Any]) -> dict[str, Any]:
+            while (now := ada.get(f"/api/challenges/{challenge['id']}"))["status"] == "open":
+                assert time.monotonic() < deadline, bridge.output()
+                time.sleep(0.05)
+            return now
+
+        refused = answer(ada.post("/api/challenges", {"to": "bridge-host", "game": "slide"}, 201))
+        assert (refused["status"], refused["reason"]) == ("declined", "variant")
+        taken = answer(ada.post("/api/challenges", {"to": "bridge-host", "game": "summy"}, 201))
+        assert taken["status"] == "accepted"
+        table_id = taken["table_id"]
+        sock = ada.connect(table_id)
+        hello = sock.recv()
+        play_out({hello["seat"]: sock}, "summy")
+        while not (lines := bridge.tables().get(table_id)) or lines[-1].get("kind") != "finish":
+            assert time.monotonic() < deadline + 60, bridge.output()
+            time.sleep(0.05)
+        bridge.process.send_signal(signal.SIGINT)
+        assert bridge.wait(30) == 0, bridge.output()
+    finally:
+        bridge.stop()
+    table = ada.get(f"/api/tables/{table_id}")["table"]
+    game = GAMES["summy"]
+    assert table["result"] == game.result(replay(game, record_of(ada, table_id))[-1]).to_json()  # type: ignore[union-attr]
+    bot_seat = 1 - hello["seat"]
+    assert check_stream_secrets(ada, table_id, lines, bot_seat) >= 3
+    assert check_stream_secrets(ada, table_id, sock.messages, hello["seat"]) >= 3

@@ -181,3 +181,45 @@ def test_the_backoff_grows_spreads_and_resets() -> None:
         assert 0.5 * base <= wait <= 1.5 * base
     backoff.reset()
     assert backoff.next_delay() <= 0.75
+
+
+def test_challenges_from_a_person_told_on_the_event_stream_and_answered(
+    server: LiveServer,
+) -> None:
+    _, token = bot_account(server, "answerer")
+    ada = server.client("ada")
+    ada.register("ada")
+
+    async def main() -> None:
+        async with MeepleClient(server.url, token) as client:
+            events = client.events(accept=["summy"])
+            lines = aiter(events)
+            first = ada.post("/api/challenges", {"to": "answerer", "game": "summy"}, 201)
+            told = await anext(lines)
+            assert told["type"] == "challenge" and told["challenge"]["id"] == first["id"]
+            assert told["challenge"]["from"]["name"] == "ada"
+            declined = await client.decline(first["id"], "later")
+            assert (declined["status"], declined["reason"]) == ("declined", "later")
+            assert (await anext(lines))["type"] == "challenge_declined"
+            with pytest.raises(MeepleError) as closed:
+                await client.accept(first["id"])
+            assert closed.value.code == "challenge_closed" and closed.value.status == 409
+            with pytest.raises(NotFoundError) as none:
+                await client.accept("no-such-challenge")
+            assert none.value.code == "no_challenge"
+            second = ada.post("/api/challenges", {"to": "answerer", "game": "summy"}, 201)
+            assert (await anext(lines))["challenge"]["id"] == second["id"]
+            assert [c["id"] for c in await client.challenges()] == [second["id"]]
+            table_id = await client.accept(second["id"])
+            assert (await client.get_challenge(second["id"]))["table_id"] == table_id
+            start = await anext(lines)
+            while start["type"] != "game_start":
+                start = await anext(lines)
+            assert start["table_id"] == table_id and start["game"] == "summy"
+            # And the bot challenges a person, then takes it back.
+            mine = await client.challenge("ada", "slide", {"players": 3}, fill="random")
+            assert mine["to"]["name"] == "ada" and mine["status"] == "open"
+            assert (await client.cancel(mine["id"]))["status"] == "cancelled"
+            events.close()
+
+    run_async(main())

@@ -185,14 +185,35 @@ class MeepleClient:
         to: str,
         game: str,
         options: JSONObject | None = None,
+        *,
+        pace: str = "realtime",
         move_seconds: int | None = None,
         rated: bool = False,
+        fill: str | None = None,
     ) -> Challenge:
-        """Challenge the account named ``to`` to ``game`` with its ``options``."""
-        body: dict[str, Any] = {"to": to, "game": game, "options": options or {}, "rated": rated}
+        """Challenge the account named ``to`` to ``game`` with its ``options``.
+
+        ``options["players"]`` (2 unless said) seats the table; the seats
+        beyond the two players' go to built-in bots of level ``fill``.
+        ``pace`` is ``realtime`` or ``turn``, with ``move_seconds`` its clock.
+        """
+        body: dict[str, Any] = {
+            "to": to,
+            "game": game,
+            "options": options or {},
+            "pace": pace,
+            "rated": rated,
+        }
         if move_seconds is not None:
             body["move_seconds"] = move_seconds
+        if fill is not None:
+            body["fill"] = fill
         return cast(Challenge, await self.request("POST", "/api/challenges", body))
+
+    async def get_challenge(self, challenge_id: str) -> Challenge:
+        """One challenge to or from the account, as it is now (``status``, ``table_id``)."""
+        path = f"/api/challenges/{challenge_id}"
+        return cast(Challenge, await self.request("GET", path))
 
     async def challenges(self) -> list[Challenge]:
         """The open challenges to and from the account."""

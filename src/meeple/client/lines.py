@@ -16,6 +16,7 @@ JSONObject = dict[str, Any]
 class UserRef(TypedDict):
     """An account named in a challenge."""
 
+    id: int
     name: str
     bot: bool
 
@@ -29,14 +30,18 @@ Challenge = TypedDict(
         "to": UserRef,
         "game": str,
         "options": JSONObject,
+        "pace": str,
         "move_seconds": int,
         "rated": bool,
         "status": str,
-        "reason": NotRequired[str],
-        "table_id": NotRequired["str | None"],
+        "reason": "str | None",
+        "table_id": "str | None",
+        "created_at": float,
+        "expires_at": float,
     },
 )
-"""A challenge to or from the account (``status``: open, accepted, declined, cancelled…)."""
+"""A challenge to or from the account (``status``: open, accepted, declined, cancelled,
+lapsed; ``table_id`` once accepted)."""
 
 
 class ChallengeLine(TypedDict):
