@@ -424,3 +424,34 @@ def test_acting_with_a_token_makes_the_sockets_checks(server: LiveServer) -> Non
     scoped = api(server, made["token"], "POST", path, {"id": "x2", "action": {"type": "pass"}})
     assert scoped.status_code == 403 and scoped.json()["code"] == "token_scope"
     stream.close()
+
+
+def test_a_new_event_stream_starts_with_the_running_games_and_open_challenges(
+    server: LiveServer,
+) -> None:
+    client, token = bot_with_token(server, "busy-bot")
+    person = server.client("ada")
+    person.register("ada")
+    table_id = bot_table(server, client)
+    sent = person.post("/api/challenges", {"to": "busy-bot", "game": "summy"}, 201)
+    events = LineReader(server, "/api/stream/events", token)
+    first, second = events.line(), events.line()
+    assert first == {"type": "game_start", "table_id": table_id, "game": "summy", "seat": 0}
+    assert second["type"] == "challenge" and second["challenge"]["id"] == sent["id"]
+    assert {b["name"] for b in client.get("/api/bots/online")} == {"busy-bot"}
+    events.close()
+    wait_for(lambda: client.get("/api/bots/online") == [])
+
+
+def test_the_api_limit_counts_per_token(tmp_path: Path) -> None:
+    with running(make_settings(tmp_path, limit_api="3/minute")) as server:
+        client, token = bot_with_token(server, "eager-bot")
+        table_id = bot_table(server, client)
+        path = f"/api/tables/{table_id}/chat"
+        for n in range(3):
+            assert api(server, token, "POST", path, {"text": f"hi {n}"}).status_code == 200
+        refused = api(server, token, "POST", path, {"text": "one more"})
+        assert refused.status_code == 429 and refused.json()["code"] == "rate_limited"
+        assert int(refused.headers["retry-after"]) > 0
+        other = client.post("/api/account/tokens", {"label": "2", "scopes": ["bot:play"]}, 201)
+        assert api(server, other["token"], "POST", path, {"text": "hi"}).status_code == 200
