@@ -304,3 +304,36 @@ def test_the_bridge_declines_other_games_and_plays_a_challenging_person(
     bot_seat = 1 - hello["seat"]
     assert check_stream_secrets(ada, table_id, lines, bot_seat) >= 3
     assert check_stream_secrets(ada, table_id, sock.messages, hello["seat"]) >= 3
+
+
+def test_the_example_bot_plays_a_challenge_to_the_end(server: LiveServer, tmp_path: Path) -> None:
+    _, token = bot_account(server, "example-bot")
+    ada = server.client("ada")
+    ada.register("ada")
+    example = Path(__file__).resolve().parents[2] / "examples" / "bot_api_example.py"
+    src = str(Path(meeple.__file__).resolve().parents[1])
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEEPLE_")}
+    env["PYTHONPATH"] = src
+    log_path = tmp_path / "example.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-u", str(example), server.url, token], env=env, stdout=log, stderr=log
+        )
+        try:
+            challenge = ada.post("/api/challenges", {"to": "example-bot", "game": "slide"}, 201)
+            deadline = time.monotonic() + 30
+            while (now := ada.get(f"/api/challenges/{challenge['id']}"))["status"] == "open":
+                assert time.monotonic() < deadline, log_path.read_text()
+                time.sleep(0.05)
+            table_id = now["table_id"]
+            sock = ada.connect(table_id)
+            play_out({sock.recv()["seat"]: sock}, "slide")
+            while f"finished {table_id}" not in log_path.read_text():
+                assert time.monotonic() < deadline + 60, log_path.read_text()
+                time.sleep(0.05)
+        finally:
+            process.kill()
+            process.wait(10)
+    table = ada.get(f"/api/tables/{table_id}")["table"]
+    assert table["status"] == "finished"
+    assert {s["data"]["by"] for s in sock.messages if s.get("kind") == "action"} == {"player"}
