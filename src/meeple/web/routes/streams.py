@@ -237,7 +237,7 @@ class GameFeed:
 
     async def legal(self, version: int) -> str | None:
         """The seat's legal actions (as JSON text) if it must act just after ``version``, the
-        newest. Listed in a worker thread: a Summy position may have thousands of moves."""
+        newest. Listed in a worker thread: a position may have thousands of moves."""
         table, seat = self.table, self.seat
         snap = table.snap
         if version != snap.version or snap.status != PLAYING or seat is None:
