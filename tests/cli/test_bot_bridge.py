@@ -21,14 +21,18 @@ from typing import Any
 
 import httpx
 import pytest
-from bot_api_support import bot_account, check_stream_secrets, consecutive, record_of
+from bot_api_support import (
+    BridgeProcess,
+    bot_account,
+    check_stream_secrets,
+    consecutive,
+    record_of,
+)
 from server_harness import GAMES, LiveServer, play_out
 from tcp_proxy import TcpProxy
 
 import meeple
 from meeple.games.base import replay
-
-ENTRY = "import sys; from meeple.cli import main; sys.exit(main())"
 
 SLOW_BOT = '''
 """A bot written for the arena: made with a seed, it plays the greedy bot's move, slowly."""
@@ -47,65 +51,6 @@ class SlowBot:
         time.sleep(0.3)
         return self.inner.choose(view, seat, budget_s)
 '''
-
-
-class BridgeProcess:
-    """``meeple bot run`` in a child process, tracing its game lines to ``trace``."""
-
-    def __init__(self, tmp_path: Path, server_url: str, token: str, *args: str) -> None:
-        self.trace = tmp_path / "trace"
-        self.log_path = tmp_path / "bridge.log"
-        src = str(Path(meeple.__file__).resolve().parents[1])
-        env = {k: v for k, v in os.environ.items() if not k.startswith("MEEPLE_")}
-        env.update(PYTHONPATH=os.pathsep.join([src, str(tmp_path)]), COLUMNS="200")
-        env["MEEPLE_TOKEN"] = token  # the token stays out of the process list
-        command = ["bot", "run", "--server", server_url, "--trace", str(self.trace), *args]
-        self.log = self.log_path.open("wb")
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", ENTRY, *command],
-            env=env,
-            cwd=tmp_path,
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-        )
-
-    def wait(self, timeout: float = 180) -> int:
-        """Its exit status once it ends (it ends by itself once its tables are over)."""
-        try:
-            return self.process.wait(timeout=timeout)
-        finally:
-            self.log.close()
-
-    def output(self) -> str:
-        """What it logged."""
-        return self.log_path.read_text(encoding="utf-8", errors="replace")
-
-    def tables(self) -> dict[str, list[dict[str, Any]]]:
-        """Every game's stream lines, by table id."""
-        if not self.trace.exists():
-            return {}
-        return {
-            path.stem: [json.loads(text) for text in path.read_text().splitlines() if text]
-            for path in self.trace.glob("*.ndjson")
-        }
-
-    def wait_lines(self, count: int, timeout: float = 60) -> tuple[str, list[dict[str, Any]]]:
-        """Wait until one game has ``count`` lines; its table id and lines."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            assert self.process.poll() is None, self.output()
-            for table_id, lines in self.tables().items():
-                if len(lines) >= count:
-                    return table_id, lines
-            time.sleep(0.05)
-        raise AssertionError(f"no game reached {count} lines\n{self.output()}")
-
-    def stop(self) -> None:
-        """Kill it if it is still running (a failed test)."""
-        if self.process.poll() is None:
-            self.process.kill()
-            self.process.wait(10)
-        self.log.close()
 
 
 def check_game(server_client: Any, table_id: str, lines: list[dict[str, Any]], seats: int) -> None:

@@ -1,13 +1,23 @@
-"""Helpers of the Bot API tests: a bot account with a token, and the secret check of its lines."""
+"""Helpers of the Bot API tests: a bot account with a token, the secret check of its lines,
+and ``meeple bot run`` as a child process."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
 from typing import Any
 
 from secrets_check import check_messages
 from server_harness import GAMES, Client, LiveServer
 
+import meeple
 from meeple.games.base import GameRecord, replay
+
+ENTRY = "import sys; from meeple.cli import main; sys.exit(main())"
 
 BOT_SCOPES = ("bot:play", "games:read")
 
@@ -58,3 +68,62 @@ def consecutive(lines: list[dict[str, Any]]) -> list[int]:
     versions = [line["version"] for line in lines if line["type"] in ("hello", "event")]
     assert versions == list(range(versions[0], versions[0] + len(versions))), versions
     return versions
+
+
+class BridgeProcess:
+    """``meeple bot run`` in a child process, tracing its game lines to ``trace``."""
+
+    def __init__(self, tmp_path: Path, server_url: str, token: str, *args: str) -> None:
+        self.trace = tmp_path / "trace"
+        self.log_path = tmp_path / "bridge.log"
+        src = str(Path(meeple.__file__).resolve().parents[1])
+        env = {k: v for k, v in os.environ.items() if not k.startswith("MEEPLE_")}
+        env.update(PYTHONPATH=os.pathsep.join([src, str(tmp_path)]), COLUMNS="200")
+        env["MEEPLE_TOKEN"] = token  # the token stays out of the process list
+        command = ["bot", "run", "--server", server_url, "--trace", str(self.trace), *args]
+        self.log = self.log_path.open("wb")
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", ENTRY, *command],
+            env=env,
+            cwd=tmp_path,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+
+    def wait(self, timeout: float = 180) -> int:
+        """Its exit status once it ends (it ends by itself once its tables are over)."""
+        try:
+            return self.process.wait(timeout=timeout)
+        finally:
+            self.log.close()
+
+    def output(self) -> str:
+        """What it logged."""
+        return self.log_path.read_text(encoding="utf-8", errors="replace")
+
+    def tables(self) -> dict[str, list[dict[str, Any]]]:
+        """Every game's stream lines, by table id."""
+        if not self.trace.exists():
+            return {}
+        return {
+            path.stem: [json.loads(text) for text in path.read_text().splitlines() if text]
+            for path in self.trace.glob("*.ndjson")
+        }
+
+    def wait_lines(self, count: int, timeout: float = 60) -> tuple[str, list[dict[str, Any]]]:
+        """Wait until one game has ``count`` lines; its table id and lines."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            assert self.process.poll() is None, self.output()
+            for table_id, lines in self.tables().items():
+                if len(lines) >= count:
+                    return table_id, lines
+            time.sleep(0.05)
+        raise AssertionError(f"no game reached {count} lines\n{self.output()}")
+
+    def stop(self) -> None:
+        """Kill it if it is still running (a failed test)."""
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)
+        self.log.close()
