@@ -89,6 +89,7 @@ class ReconnectingStream:
         self.reconnects = 0
         self.closed = False
         self._connections = 0
+        self._iterator: AsyncIterator[Any] | None = None
 
     def params(self) -> dict[str, Any]:
         """The query of the next connection."""
@@ -101,6 +102,18 @@ class ReconnectingStream:
     def close(self) -> None:
         """Stop: the iteration ends at its next step."""
         self.closed = True
+
+    async def aclose(self) -> None:
+        """Stop now, closing the connection (for a loop left before the stream's end)."""
+        self.closed = True
+        iterator = self._iterator
+        if iterator is not None and hasattr(iterator, "aclose"):
+            await iterator.aclose()
+
+    def _iterate(self, iterator: AsyncIterator[Any]) -> AsyncIterator[Any]:
+        """Keep the iteration :meth:`aclose` ends, and hand it out."""
+        self._iterator = iterator
+        return iterator
 
     async def lines(self) -> AsyncIterator[dict[str, Any]]:
         """Every line of every connection until :meth:`done`, reconnecting in between."""
@@ -153,7 +166,7 @@ class EventStream(ReconnectingStream):
         return {} if self.accept is None else {"accept": ",".join(self.accept)}
 
     def __aiter__(self) -> AsyncIterator[AccountEvent]:
-        return cast(AsyncIterator[AccountEvent], self.lines())
+        return cast(AsyncIterator[AccountEvent], self._iterate(self.lines()))
 
 
 class GameStream(ReconnectingStream):
@@ -213,7 +226,7 @@ class GameStream(ReconnectingStream):
                 yield cast(GameLine, line)
 
     def __aiter__(self) -> AsyncIterator[GameLine]:
-        return self._game_lines()
+        return self._iterate(self._game_lines())
 
 
 __all__ = [

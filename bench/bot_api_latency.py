@@ -1,0 +1,232 @@
+"""The Bot API against the socket on one server: an action's round trip, and idle streams' memory.
+
+Starts ``meeple serve`` (SQLite in a temporary folder, bots in threads) and
+plays two-seat games against the built-in random bot, one action at a time:
+- over the API: a bot account's token, ``POST /api/tables/{id}/actions``,
+  and the game stream (``GET /api/stream/game/{id}``);
+- over the socket: a guest on ``/ws/tables/{id}``, the ``action`` message.
+The round trip runs from sending the action until the client has both the
+answer (the POST's, the socket's ``ack``) and the event line it made,
+whichever comes last. Choosing the action is not timed (a random legal one:
+from ``legal`` over the API, from the random bot over the socket). Then it
+opens ``--streams`` account event streams (``--accounts`` bot accounts, each
+with one token) that stay idle but for keep-alives, and gives the server
+process's RSS before and after.
+
+    .venv/bin/python bench/bot_api_latency.py --actions 200 --streams 500
+    .venv/bin/python bench/bot_api_latency.py --game summy --actions 100 --streams 0
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from server_latency import free_port, percentile, start_server
+from websockets.asyncio.client import connect
+
+from meeple.bots import get_bot
+from meeple.client import MeepleClient
+
+PASSWORD = "Tile-Slider-42"
+
+
+def rss_mb(pid: int) -> float:
+    """The resident memory of process ``pid`` in MB (``/proc/PID/status``)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmRSS")
+
+
+async def bot_token(base: str, name: str) -> str:
+    """A new bot account's token with ``bot:play``."""
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+        (
+            await http.post("/api/auth/register", json={"name": name, "password": PASSWORD})
+        ).raise_for_status()
+        (await http.post("/api/account/bot")).raise_for_status()
+        made = await http.post(
+            "/api/account/tokens", json={"label": "bench", "scopes": ["bot:play"]}
+        )
+        made.raise_for_status()
+        return str(made.json()["token"])
+
+
+async def api_round_trips(base: str, token: str, game: str, actions: int) -> list[float]:
+    """Round trips of ``actions`` actions over the API, game after game against a random bot."""
+    times: list[float] = []
+    rng = random.Random(len(token))
+    async with MeepleClient(base, token) as client:
+        while len(times) < actions:
+            spec = {"game": game, "seats": 2, "bots": {"1": "random"}}
+            table_id = (await client.request("POST", "/api/tables", spec))["table"]["id"]
+            await client.request("POST", f"/api/tables/{table_id}/start")
+            game_stream = client.game(table_id)
+            stream = aiter(game_stream)
+            line: dict[str, Any] = dict(await anext(stream))
+            acted_through = 0
+            while not (line.get("kind") == "finish" or len(times) >= actions):
+                if line.get("legal") and line["version"] >= acted_through:
+                    action = rng.choice(line["legal"])
+                    started = time.perf_counter()
+                    answer = await client.act(table_id, action)
+                    acted_through = answer["version"]
+                    while (line := dict(await anext(stream))).get("version", 0) < acted_through:
+                        pass
+                    times.append(time.perf_counter() - started)
+                else:
+                    line = dict(await anext(stream))
+            await game_stream.aclose()
+    return times
+
+
+async def socket_round_trips(base: str, game: str, actions: int) -> list[float]:
+    """Round trips of ``actions`` actions over the socket, game after game against a random bot."""
+    times: list[float] = []
+    mind = get_bot(game, "random", 1)
+    sent = 0
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+        (await http.post("/api/auth/guest")).raise_for_status()
+        cookie = "; ".join(f"{k}={v}" for k, v in http.cookies.items())
+        while len(times) < actions:
+            spec = {"game": game, "seats": 2, "bots": {"1": "random"}}
+            table_id = (await http.post("/api/tables", json=spec)).json()["table"]["id"]
+            (await http.post(f"/api/tables/{table_id}/start")).raise_for_status()
+            url = base.replace("http", "ws", 1) + f"/ws/tables/{table_id}"
+            async with connect(url, additional_headers={"Cookie": cookie}, max_queue=None) as ws:
+                hello = json.loads(await ws.recv())
+                seat, view = hello["seat"], hello["view"]
+                to_act, version = hello["table"]["to_act"], hello["version"]
+                finished = False
+                while not finished and len(times) < actions:
+                    if seat in to_act:
+                        action = mind.choose(view, seat, 0.05)
+                        sent += 1
+                        started = time.perf_counter()
+                        await ws.send(
+                            json.dumps({"type": "action", "id": f"a{sent}", "action": action})
+                        )
+                        acked: int | None = None
+                        while acked is None or version < acked:
+                            message = json.loads(await ws.recv())
+                            if message["type"] == "ack" and message["id"] == f"a{sent}":
+                                acked = message["version"]
+                            elif message["type"] == "error":
+                                raise RuntimeError(message)
+                            elif message["type"] == "event":
+                                version, view = message["version"], message["view"]
+                                to_act, finished = message["to_act"], message["kind"] == "finish"
+                        times.append(time.perf_counter() - started)
+                    else:
+                        message = json.loads(await ws.recv())
+                        if message["type"] == "event":
+                            version, view = message["version"], message["view"]
+                            to_act, finished = message["to_act"], message["kind"] == "finish"
+    return times
+
+
+async def idle_streams(base: str, pid: int, streams: int, accounts: int, hold_s: float) -> None:
+    """Open ``streams`` event streams, idle but for keep-alives; print the server's RSS."""
+    tokens = [await bot_token(base, f"idle-{n}") for n in range(accounts)]
+    limits = httpx.Limits(max_connections=streams + 10, max_keepalive_connections=streams + 10)
+    timeout = httpx.Timeout(60, read=None)
+    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=timeout) as http:
+        warm = await http.get("/api/auth/me", headers={"Authorization": f"Bearer {tokens[0]}"})
+        warm.raise_for_status()
+        await asyncio.sleep(1)
+        before = rss_mb(pid)
+        opened = asyncio.Event()
+        count = 0
+        keepalives = 0
+
+        async def hold(token: str) -> None:
+            nonlocal count, keepalives
+            headers = {"Authorization": f"Bearer {token}"}
+            async with http.stream("GET", "/api/stream/events", headers=headers) as response:
+                response.raise_for_status()
+                count += 1
+                if count == streams:
+                    opened.set()
+                async for raw in response.aiter_lines():
+                    keepalives += not raw.strip()
+
+        tasks = [asyncio.create_task(hold(tokens[n % accounts])) for n in range(streams)]
+        started = time.perf_counter()
+        await asyncio.wait_for(opened.wait(), 120)
+        open_s = time.perf_counter() - started
+        await asyncio.sleep(hold_s)
+        after = rss_mb(pid)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    print(
+        f"{streams} idle event streams ({accounts} bot accounts): opened in {open_s:.1f} s, "
+        f"{keepalives} keep-alive lines in {hold_s:.0f} s; server RSS {before:.1f} MB -> "
+        f"{after:.1f} MB (+{after - before:.1f} MB, {1024 * (after - before) / streams:.0f} KB "
+        "per stream)"
+    )
+
+
+def summary(label: str, times: list[float]) -> str:
+    """Median and percentiles in milliseconds."""
+    ms = [t * 1000 for t in times]
+    return (
+        f"{label}: {len(ms)} actions, median {statistics.median(ms):.2f} ms, "
+        f"p90 {percentile(ms, 0.9):.2f} ms, p99 {percentile(ms, 0.99):.2f} ms"
+    )
+
+
+def main() -> None:
+    """Parse the arguments, run the benchmark, print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="slide")
+    parser.add_argument("--actions", type=int, default=200, help="timed actions per path")
+    parser.add_argument("--streams", type=int, default=500, help="idle event streams (0: none)")
+    parser.add_argument("--accounts", type=int, default=50, help="bot accounts holding them")
+    parser.add_argument("--hold", type=float, default=12.0, help="seconds the streams stay open")
+    args = parser.parse_args()
+    per_token = max(8, -(-args.streams // args.accounts))
+    settings = {
+        "MEEPLE_BOT_EXECUTOR": "thread",
+        "MEEPLE_BOT_BUDGET_S": "0.05",
+        "MEEPLE_BOT_MIN_THINK_S": "0",
+        "MEEPLE_LIMIT_API": "1000000/minute",
+        "MEEPLE_LIMIT_AUTH": "100000/hour",
+        "MEEPLE_MAX_STREAMS_PER_TOKEN": str(per_token),
+        "MEEPLE_PUZZLE_POOL_TARGET": "0",
+    }
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    with tempfile.TemporaryDirectory() as folder:
+        server = start_server(Path(folder), port, None, settings)
+        try:
+            print(f"{args.game}, one server on this machine ({os.cpu_count()} cores)")
+            token = asyncio.run(bot_token(base, "bench-api"))
+            # Alternate short runs so a drift of the machine touches both paths alike.
+            api: list[float] = []
+            socket: list[float] = []
+            chunk = max(10, args.actions // 4)
+            while len(api) < args.actions:
+                api += asyncio.run(api_round_trips(base, token, args.game, chunk))
+                socket += asyncio.run(socket_round_trips(base, args.game, chunk))
+            print(summary("API (POST, then its line on the game stream)", api))
+            print(summary("socket (action message, ack and event)", socket))
+            if args.streams:
+                asyncio.run(idle_streams(base, server.pid, args.streams, args.accounts, args.hold))
+        finally:
+            server.terminate()
+            server.wait(20)
+
+
+if __name__ == "__main__":
+    main()
