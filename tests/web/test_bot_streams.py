@@ -30,10 +30,12 @@ class LineReader:
     """One NDJSON stream, read in a thread: every line parsed and kept, blank ones counted."""
 
     def __init__(
-        self, server: LiveServer, path: str, token: str, gzip: bool = True, **params: Any
+        self, server: LiveServer, path: str, token: str | None, gzip: bool = True, **params: Any
     ) -> None:
+        """``token`` None: ``params`` holds ``cookie``, the session cookie header to send."""
         self.client = httpx.Client(base_url=server.url, timeout=httpx.Timeout(30, read=120))
-        headers = {"Authorization": f"Bearer {token}"}
+        cookie = params.pop("cookie", None)
+        headers = {"Authorization": f"Bearer {token}"} if token else {"Cookie": cookie}
         if not gzip:
             headers["Accept-Encoding"] = "identity"
         self._context = self.client.stream("GET", path, headers=headers, params=params)
@@ -346,7 +348,9 @@ def test_a_stream_from_a_server_that_does_not_own_the_table(
 ) -> None:
     owner, other = two_servers
     client, token = bot_with_token(owner, "far-bot")
+    events = LineReader(other, "/api/stream/events", token)
     table_id = bot_table(owner, client)
+    assert events.line() == {"type": "game_start", "table_id": table_id, "game": "summy", "seat": 0}
     stream = LineReader(other, f"/api/stream/game/{table_id}", token)
     player = Player(other, token, table_id)
     hello = stream.line()
@@ -356,6 +360,8 @@ def test_a_stream_from_a_server_that_does_not_own_the_table(
         player.act(choose(hello["legal"]))
     player.follow(stream)
     stream.close()
+    assert events.line()["type"] == "game_finish"
+    events.close()
     assert player.finished and player.acted >= 3
     versions = [line["version"] for line in player.lines if line["type"] == "event"]
     assert versions == list(range(hello["version"] + 1, player.version + 1))
@@ -455,3 +461,15 @@ def test_the_api_limit_counts_per_token(tmp_path: Path) -> None:
         assert int(refused.headers["retry-after"]) > 0
         other = client.post("/api/account/tokens", {"label": "2", "scopes": ["bot:play"]}, 201)
         assert api(server, other["token"], "POST", path, {"text": "hi"}).status_code == 200
+
+
+def test_a_person_streams_with_the_cookie_until_signing_out(tmp_path: Path) -> None:
+    with running(make_settings(tmp_path, stream_recheck_s=0.2)) as server:
+        ada = server.client("ada")
+        ada.register("ada")
+        events = LineReader(server, "/api/stream/events", None, cookie=ada.cookie_header())
+        assert events.response.status_code == 200
+        assert ada.get("/api/bots/online") == [], "a person is not listed as a bot"
+        ada.post("/api/auth/logout", expect=None)
+        assert events.next(timeout=10) is None, "the stream ended with the session"
+        events.close()
