@@ -473,3 +473,25 @@ def test_a_person_streams_with_the_cookie_until_signing_out(tmp_path: Path) -> N
         ada.post("/api/auth/logout", expect=None)
         assert events.next(timeout=10) is None, "the stream ended with the session"
         events.close()
+
+
+def test_a_busy_stream_ends_too_when_its_token_is_revoked(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path, stream_recheck_s=0.5, limit_chat="1000/minute")
+    with running(settings) as server:
+        alice = server.client("alice")
+        alice.register("alice")
+        bot, token = bot_with_token(server, "revoked-bot")
+        table_id = alice.create_table(game="summy", seats=2)["table"]["id"]
+        assert api(server, token, "POST", f"/api/tables/{table_id}/join", {}).status_code == 200
+        stream = LineReader(server, f"/api/stream/game/{table_id}", token)
+        stream.line()
+        bot.http.delete(f"/api/account/tokens/{bot.get('/api/account/tokens')[0]['id']}")
+        started = time.monotonic()
+        ended = False
+        while not ended and time.monotonic() - started < 5:
+            # Never a quiet half second: a line every tenth of one.
+            alice.post(f"/api/tables/{table_id}/chat", {"text": "still there?"})
+            with suppress(queue.Empty):
+                ended = stream.next(timeout=0.1) is None
+        assert ended, "the stream went on after its token was revoked"
+        stream.close()

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
@@ -64,23 +65,37 @@ class Holder:
 
     key: str
     still_valid: Callable[[], Awaitable[bool]]
+    every_s: float
+    """How often :meth:`revoked` asks :attr:`still_valid` again."""
+    checked_at: float = field(default_factory=time.monotonic)
+
+    async def revoked(self) -> bool:
+        """Whether the token (or session) is gone, asked at most every :attr:`every_s`
+        whether the stream is busy or quiet."""
+        now = time.monotonic()
+        if now - self.checked_at < self.every_s:
+            return False
+        self.checked_at = now
+        return not await self.still_valid()
 
 
 def holder_of(request: Request, services: Services, user: User) -> Holder:
     """The stream's holder: its token if it came with one, else the account's session."""
     token = token_of(request)
+    recheck_s = services.settings.stream_recheck_s
     if token is not None:
         token_id = token.id
-        return Holder(api_key(request, user), lambda: token_still_valid(services, token_id))
+        return Holder(
+            api_key(request, user), lambda: token_still_valid(services, token_id), recheck_s
+        )
     session = session_of_cookie(services, request.cookies.get(SESSION_COOKIE))
-    recheck_s = services.settings.stream_recheck_s
 
     async def session_open() -> bool:
         # A verdict half a recheck old is fresh enough: streams share one query.
         checks = services.session_checks
         return session is not None and await checks.still_open(session, recheck_s / 2)
 
-    return Holder(api_key(request, user), session_open)
+    return Holder(api_key(request, user), session_open, recheck_s)
 
 
 async def open_stream(
@@ -147,12 +162,10 @@ async def event_stream(
             for row in await services.db.run(open_challenges_of, user.id, now):
                 stream.put({"type": "challenge", "challenge": challenge_json(row, now)})
             recheck_s = services.settings.stream_recheck_s
-            while True:
+            while not await holder.revoked():
                 line = await next_or_none(subscription, recheck_s)
                 if line is not None:
                     stream.put(line)
-                elif not await holder.still_valid():
-                    return
         finally:
             await subscription.close()
             if online:
@@ -218,12 +231,11 @@ class GameFeed:
                 self.sent_version = since
                 await self.send_new_events()
             recheck_s = services.settings.stream_recheck_s
-            while True:
+            while not await holder.revoked():
                 announced = await next_or_none(subscription, recheck_s)
                 if announced is None:
-                    if not await holder.still_valid():
-                        return
-                elif announced.get("type") == "watchers":
+                    continue
+                if announced.get("type") == "watchers":
                     self.heard_watchers(announced)
                 else:
                     if announced.get("version", 0) > table.snap.version:
