@@ -135,8 +135,12 @@ async def socket_round_trips(base: str, game: str, actions: int) -> list[float]:
     return times
 
 
-async def idle_streams(base: str, pid: int, streams: int, accounts: int, hold_s: float) -> None:
-    """Open ``streams`` event streams, idle but for keep-alives; print the server's RSS."""
+async def idle_streams(
+    base: str, pid: int, streams: int, accounts: int, hold_s: float, gzip: bool
+) -> None:
+    """Open ``streams`` event streams, idle but for keep-alives; print the server's RSS.
+
+    ``gzip``: the streams ask for a compressed answer, as httpx does by default."""
     tokens = [await bot_token(base, f"idle-{n}") for n in range(accounts)]
     limits = httpx.Limits(max_connections=streams + 10, max_keepalive_connections=streams + 10)
     timeout = httpx.Timeout(60, read=None)
@@ -151,7 +155,10 @@ async def idle_streams(base: str, pid: int, streams: int, accounts: int, hold_s:
 
         async def hold(token: str) -> None:
             nonlocal count, keepalives
-            headers = {"Authorization": f"Bearer {token}"}
+            headers = {
+                "Authorization": f"Bearer {token}",
+                "Accept-Encoding": "gzip" if gzip else "identity",
+            }
             async with http.stream("GET", "/api/stream/events", headers=headers) as response:
                 response.raise_for_status()
                 count += 1
@@ -170,7 +177,8 @@ async def idle_streams(base: str, pid: int, streams: int, accounts: int, hold_s:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
     print(
-        f"{streams} idle event streams ({accounts} bot accounts): opened in {open_s:.1f} s, "
+        f"{streams} idle event streams ({accounts} bot accounts, "
+        f"{'gzip' if gzip else 'not compressed'}): opened in {open_s:.1f} s, "
         f"{keepalives} keep-alive lines in {hold_s:.0f} s; server RSS {before:.1f} MB -> "
         f"{after:.1f} MB (+{after - before:.1f} MB, {1024 * (after - before) / streams:.0f} KB "
         "per stream)"
@@ -194,6 +202,9 @@ def main() -> None:
     parser.add_argument("--streams", type=int, default=500, help="idle event streams (0: none)")
     parser.add_argument("--accounts", type=int, default=50, help="bot accounts holding them")
     parser.add_argument("--hold", type=float, default=12.0, help="seconds the streams stay open")
+    parser.add_argument(
+        "--no-gzip", action="store_true", help="idle streams ask for no compression"
+    )
     args = parser.parse_args()
     per_token = max(8, -(-args.streams // args.accounts))
     settings = {
@@ -222,7 +233,11 @@ def main() -> None:
             print(summary("API (POST, then its line on the game stream)", api))
             print(summary("socket (action message, ack and event)", socket))
             if args.streams:
-                asyncio.run(idle_streams(base, server.pid, args.streams, args.accounts, args.hold))
+                asyncio.run(
+                    idle_streams(
+                        base, server.pid, args.streams, args.accounts, args.hold, not args.no_gzip
+                    )
+                )
         finally:
             server.terminate()
             server.wait(20)

@@ -52,7 +52,7 @@ class ChallengeLine(TypedDict):
 
 
 class ChallengeCancelledLine(TypedDict):
-    """The challenger took a challenge back."""
+    """The challenger took a challenge back, or it lapsed (``status`` says which)."""
 
     type: Literal["challenge_cancelled"]
     challenge: Challenge
@@ -62,6 +62,13 @@ class ChallengeDeclinedLine(TypedDict):
     """The challenged account declined (``challenge["reason"]`` says why)."""
 
     type: Literal["challenge_declined"]
+    challenge: Challenge
+
+
+class ChallengeAcceptedLine(TypedDict):
+    """The challenged account accepted: ``challenge["table_id"]`` names the table."""
+
+    type: Literal["challenge_accepted"]
     challenge: Challenge
 
 
@@ -84,7 +91,12 @@ class GameFinishLine(TypedDict):
 
 
 AccountEvent = (
-    ChallengeLine | ChallengeCancelledLine | ChallengeDeclinedLine | GameStartLine | GameFinishLine
+    ChallengeLine
+    | ChallengeCancelledLine
+    | ChallengeDeclinedLine
+    | ChallengeAcceptedLine
+    | GameStartLine
+    | GameFinishLine
 )
 """A line of the account's event stream."""
 
