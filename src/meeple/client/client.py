@@ -1,12 +1,15 @@
 """``MeepleClient``: every route of the Bot API (docs/bot-api.md) as an async method.
 
->>> async def main() -> None:  # doctest: +SKIP
-...     async with MeepleClient("https://meeple.example", token) as client:
-...         async for event in client.events():
-...             if event["type"] == "game_start":
-...                 async for line in client.game(event["table_id"]):
-...                     if line.get("legal"):
-...                         await client.act(event["table_id"], line["legal"][0])
+A bot's core (``examples/bot_api_example.py`` is a whole one)::
+
+    async with MeepleClient("https://meeple.example", token) as client:
+        async for event in client.events():
+            if event["type"] == "game_start":
+                table_id, acted = event["table_id"], 0
+                async for line in client.game(table_id):
+                    # A line before our last action's may carry the `legal` it had then.
+                    if line.get("legal") and line["version"] >= acted:
+                        acted = (await client.act(table_id, line["legal"][0]))["version"]
 
 Built on one :class:`httpx.AsyncClient` (a pool of keep-alive connections);
 the token goes in the ``Authorization`` header of every request. A refusal
