@@ -1,4 +1,4 @@
-"""A TCP proxy in front of a test server that can cut every connection through it at once.
+"""A TCP proxy in front of a test server that can cut, or silence, every connection at once.
 
 What a dropped network looks like to a client: its open connections end
 without a goodbye, and the next ones get through again. The proxy runs on
@@ -22,6 +22,7 @@ class TcpProxy:
         self.target = (target.hostname or "127.0.0.1", target.port or 80)
         self.loop = asyncio.new_event_loop()
         self.writers: set[asyncio.StreamWriter] = set()
+        self.frozen: set[asyncio.StreamWriter] = set()
         self.cuts = 0
         self.connections = 0
         ready = threading.Event()
@@ -52,6 +53,8 @@ class TcpProxy:
     async def _pump(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             while data := await reader.read(65536):
+                if writer in self.frozen:
+                    continue  # a connection gone silent: what is sent never arrives
                 writer.write(data)
                 await writer.drain()
         except (ConnectionError, OSError):
@@ -75,6 +78,16 @@ class TcpProxy:
         dropped = asyncio.run_coroutine_threadsafe(drop(), self.loop).result(10)
         self.cuts += 1
         return dropped
+
+    def freeze(self) -> int:
+        """Let every open connection go silent, open but carrying nothing more (a network that
+        drops a connection without telling either end); how many there were."""
+
+        async def silence() -> int:
+            self.frozen.update(self.writers)
+            return len(self.writers)
+
+        return asyncio.run_coroutine_threadsafe(silence(), self.loop).result(10)
 
     def close(self) -> None:
         """Stop listening and forwarding."""

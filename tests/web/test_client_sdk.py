@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
 from bot_api_support import bot_account, check_stream_secrets, consecutive, record_of
-from server_harness import GAMES, LiveServer, run_async
+from server_harness import GAMES, LiveServer, make_settings, run_async, start_server
 from tcp_proxy import TcpProxy
 
 from meeple.client import (
@@ -26,6 +27,7 @@ from meeple.client import (
     MeepleClient,
     MeepleError,
     NotFoundError,
+    RateLimited,
 )
 from meeple.games.base import replay
 
@@ -223,3 +225,47 @@ def test_challenges_from_a_person_told_on_the_event_stream_and_answered(
             events.close()
 
     run_async(main())
+
+
+def test_a_silent_stream_is_taken_for_dead_and_an_action_sent_again(tmp_path: Path) -> None:
+    # Keep-alives every 0.2 s: a stream silent for a second is dead, not quiet.
+    server = start_server(make_settings(tmp_path, stream_keepalive_s=0.2))
+    proxy = TcpProxy(server.url)
+    try:
+        person, token = bot_account(server, "silenced")
+
+        async def main() -> tuple[str, list[dict[str, Any]], Any]:
+            async with MeepleClient(proxy.url, token, idle_s=1.0, timeout=2.0) as client:
+                table_id = await open_table(client, "summy")
+                lines, stream = await play(client, table_id, cut=proxy.freeze)
+                return table_id, lines, stream
+
+        table_id, lines, stream = run_async(main())
+        assert stream.reconnects >= 1 and stream.duplicates == 0
+        assert lines[-1]["kind"] == "finish"
+        consecutive([line for line in lines if line["type"] != "resume"])
+        assert check_stream_secrets(person, table_id, lines, 0) > 0
+    finally:
+        proxy.close()
+        server.stop()
+
+
+def test_a_token_over_its_limit_is_told_how_long_to_wait(tmp_path: Path) -> None:
+    server = start_server(make_settings(tmp_path, limit_api="3/minute"))
+    try:
+        _, token = bot_account(server, "chatty")
+
+        async def main() -> RateLimited:
+            async with MeepleClient(server.url, token) as client:
+                table_id = await open_table(client, "summy")
+                for _ in range(3):
+                    await client.chat(table_id, "hello")
+                with pytest.raises(RateLimited) as refused:
+                    await client.chat(table_id, "once more")
+                return refused.value
+
+        refused = run_async(main())
+    finally:
+        server.stop()
+    assert (refused.status, refused.code) == (429, "rate_limited")
+    assert 0 < refused.retry_after <= 60
