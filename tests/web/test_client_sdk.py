@@ -10,6 +10,7 @@ nothing missed or doubled, and an action cut in flight is applied once.
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 from pathlib import Path
 from typing import Any
@@ -46,7 +47,10 @@ async def open_table(client: MeepleClient, game: str, seats: int = 2) -> str:
 async def play(
     client: MeepleClient, table_id: str, cut: Any = None, cut_after: int = 3
 ) -> tuple[list[dict[str, Any]], Any]:
-    """Play the table to the end with random legal actions; every line, and the stream."""
+    """Play the table to the end with random legal actions; every line, and the stream.
+
+    ``cut()`` is called just before the ``cut_after``-th action is sent: that action
+    goes out on a connection the cut hit, and the stream's connection is hit too."""
     stream = client.game(table_id, backoff=Backoff((0.05,)))
     rng = random.Random(5)
     lines: list[dict[str, Any]] = []
@@ -59,10 +63,10 @@ async def play(
         if legal and line["version"] >= acted_through:  # type: ignore[typeddict-item]
             if line["type"] == "event":
                 assert stream.seat in line["to_act"]
-            acted_through = (await client.act(table_id, rng.choice(legal)))["version"]
             acted += 1
             if cut is not None and acted == cut_after:
                 cut()
+            acted_through = (await client.act(table_id, rng.choice(legal)))["version"]
     return lines, stream
 
 
@@ -227,7 +231,10 @@ def test_challenges_from_a_person_told_on_the_event_stream_and_answered(
     run_async(main())
 
 
-def test_a_silent_stream_is_taken_for_dead_and_an_action_sent_again(tmp_path: Path) -> None:
+def test_a_silent_stream_is_taken_for_dead_and_an_action_sent_again(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="meeple.client")
     # Keep-alives every 0.2 s: a stream silent for a second is dead, not quiet.
     server = start_server(make_settings(tmp_path, stream_keepalive_s=0.2))
     proxy = TcpProxy(server.url)
@@ -245,6 +252,8 @@ def test_a_silent_stream_is_taken_for_dead_and_an_action_sent_again(tmp_path: Pa
         assert lines[-1]["kind"] == "finish"
         consecutive([line for line in lines if line["type"] != "resume"])
         assert check_stream_secrets(person, table_id, lines, 0) > 0
+        # The action posted on a silenced connection got no answer and was sent once more.
+        assert "sending it again" in caplog.text
     finally:
         proxy.close()
         server.stop()

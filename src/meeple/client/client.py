@@ -20,6 +20,7 @@ page (they need the session cookie, not a token).
 
 from __future__ import annotations
 
+import logging
 import secrets
 from types import TracebackType
 from typing import Any, cast
@@ -30,6 +31,8 @@ import meeple
 from meeple.client.errors import TransportError, error_from_response
 from meeple.client.lines import ActionResult, Challenge, JSONObject
 from meeple.client.streams import Backoff, EventStream, GameStream
+
+log = logging.getLogger("meeple.client")
 
 DECLINE_REASONS: tuple[str, ...] = (
     "generic",
@@ -167,7 +170,8 @@ class MeepleClient:
         path = f"/api/tables/{table_id}/actions"
         try:
             answer = await self.request("POST", path, body)
-        except TransportError:
+        except TransportError as exc:
+            log.info("action %s: no answer (%s); sending it again", body["id"], exc)
             answer = await self.request("POST", path, body)
         return cast(ActionResult, answer)
 
