@@ -526,6 +526,8 @@ class KeepAlive:
     ) -> tuple[int, http.client.HTTPResponse, bytes]:
         self.conn.request(method, target, body=body, headers=headers)
         response = self.conn.getresponse()
+        if is_stream(response):
+            return response.status, response, b""  # its body never ends: judged by its head
         return response.status, response, response.read()
 
     def check(
@@ -551,6 +553,12 @@ class KeepAlive:
             self.conn.close()
             return None
         self.report.outcomes[str(status)] += 1
+        if is_stream(response):
+            # An open NDJSON stream (the Bot API's): a 200 with the right type is all a fuzzer
+            # can judge; the connection is the stream's now, so the next request gets another.
+            self.conn.close()
+            self.conn = http.client.HTTPConnection(self.host, self.port, timeout=30)
+            return response, None
         if status >= 500:
             self.report.fail(label, f"{status} {data[:100]!r}", shown)
         elif status < 200 or 300 <= status < 400:
@@ -592,6 +600,12 @@ class KeepAlive:
             return
         if status != 200:
             self.report.fail(label, f"next request on the connection answered {status}", shown)
+
+
+def is_stream(response: http.client.HTTPResponse) -> bool:
+    """Whether ``response`` is an open NDJSON stream (a 200 whose body goes on for ever)."""
+    kind = response.getheader("content-type") or ""
+    return response.status == 200 and kind.startswith("application/x-ndjson")
 
 
 def session_cookie(response: http.client.HTTPResponse) -> str | None:
