@@ -35,3 +35,20 @@ def test_a_discard_says_tile_or_tiles_by_the_language_rule(lang: str) -> None:
     texts = catalog(lang)
     one, many = (texts.gettext("js.summy.log_discard", name="A", n=n, count=n) for n in (1, 8))
     assert (one, many) == DISCARDS[lang]
+
+
+MISSED = {
+    "en": ("1 point missed", "3 points missed"),
+    "fr": ("1 point manqué", "3 points manqués"),
+    "it": ("1 punto perso", "3 punti persi"),
+    "ja": ("1点の取りこぼし", "3点の取りこぼし"),
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_review_line_says_point_or_points_by_the_language_rule(lang: str) -> None:
+    texts = catalog(lang)
+    one, many = (texts.gettext("js.review.missed", n=n, count=n) for n in (1, 3))
+    assert (one, many) == MISSED[lang]
+    summary = texts.gettext("js.review.summary", missed=1, count=1, per="0.1", share=88)
+    assert summary.startswith(("1 point ", "1 punto ", "取りこぼし1点"))

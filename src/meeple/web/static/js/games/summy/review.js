@@ -20,14 +20,15 @@ export const review = {
   /** The words under a seat's name: points missed, and how often the best was played. */
   summary(summary) {
     const share = Math.round(summary.best_share * 100);
-    return t("js.review.summary", { missed: summary.missed, per: summary.missed_per_turn.toFixed(1), share });
+    const missed = summary.missed;
+    return t("js.review.summary", { count: missed, missed, per: summary.missed_per_turn.toFixed(1), share });
   },
 
   /** What follows "next: who · what" under the board: the best placement and the verdict. */
   line(line) {
     const analyse = el("a", { class: "review-analyse", href: `/analysis/summy#position=${encodeURIComponent(JSON.stringify(line.position))}` }, t("js.replay.analyse"));
     const best = line.best ? t("js.review.best", { equation: written(line.best.equation), points: line.best_score }) : t("js.review.no_move");
-    const verdict = line.missed > 0 ? t("js.review.missed", { n: line.missed }) : t("js.review.found");
+    const verdict = line.missed > 0 ? t("js.review.missed", { count: line.missed, n: line.missed }) : t("js.review.found");
     return [" · ", analyse, el("br"),
       el("span", { class: "review-best" }, best), " · ",
       el("strong", { class: line.missed > 0 ? "review-missed" : "review-found" }, verdict),
