@@ -47,6 +47,8 @@ class User(Base):
     created_at: Mapped[float] = mapped_column(Float)
     bot: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """A bot account: plays through the Bot API only, shown with a BOT mark (one way)."""
+    last_seen_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """When the account last used the site (written at most once a minute); who is away."""
 
 
 class DeletedAccount(Base):
@@ -275,3 +277,27 @@ class Challenge(Base):
     """The table its accept opened."""
     created_at: Mapped[float] = mapped_column(Float)
     expires_at: Mapped[float] = mapped_column(Float)
+
+
+class Notification(Base):
+    """Something the site tells an account (its turn, a game finished, a challenge, a
+    rematch offered): stored so the list outlives a restart and reads the same on any server.
+
+    ``dedupe`` (unique per account) makes a producer that fires twice store it once.
+    """
+
+    __tablename__ = "notifications"
+    __table_args__ = (
+        UniqueConstraint("user_id", "dedupe", name="uq_notifications_user_dedupe"),
+        Index("ix_notifications_user_id_id", "user_id", "id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    kind: Mapped[str] = mapped_column(String(16))
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    table_id: Mapped[str | None] = mapped_column(String(24), nullable=True)
+    dedupe: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    created_at: Mapped[float] = mapped_column(Float)
+    read_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """When the account saw it (None: unread)."""

@@ -35,6 +35,7 @@ from meeple.tables.clock import Clock
 from meeple.tables.cluster import Cluster
 from meeple.tables.lobby import LOBBY_CHANNEL, LobbyCache, LobbyNews
 from meeple.tables.matchmaking import Matchmaking, build_lobby
+from meeple.tables.notifications import Notifier
 from meeple.tables.outcomes import Outcome
 from meeple.tables.owner_states import OwnerStates
 from meeple.tables.puzzle_supply import PuzzleSupply
@@ -75,6 +76,8 @@ class TableManager:
             db, bots, clock, settings.puzzle_pool_target, settings.bot_budget_s, self.reviewer.claim
         )
         """Fills a short puzzle pool from games between the server's bots, in the background."""
+        self.notifier = Notifier(db, bus, clock)
+        """Makes the notifications in the site (:mod:`meeple.tables.notifications`)."""
         cache = LobbyCache(functools.partial(build_lobby, db, self.registry))
         self.news = LobbyNews(bus, cache, self.registry.forget_later, self.reviewer.schedule)
         self.writes = Writes(self.cluster, self.news, self._open_rematch)
