@@ -29,3 +29,23 @@ def playing_seats(session: Session, user_id: int) -> list[tuple[str, str, int]]:
         .order_by(GameTable.created_at, GameTable.id)
     )
     return [(table_id, game, seat) for table_id, game, seat in rows]
+
+
+LIVE = ("open", "playing")
+"""The stored statuses of a live table: waiting for players, or its game running."""
+
+
+def live_seats(session: Session, user_id: int) -> list[tuple[str, int]]:
+    """``(table id, seat)`` of every open or running table ``user_id`` sits at (and has not
+    left), oldest first: the tables of the "My games" list and its "your turn" count."""
+    rows = session.execute(
+        select(GameTable.id, TableSeat.seat)
+        .join(TableSeat, TableSeat.table_id == GameTable.id)
+        .where(
+            TableSeat.user_id == user_id,
+            TableSeat.left.is_(False),
+            GameTable.status.in_(LIVE),
+        )
+        .order_by(GameTable.created_at, GameTable.id)
+    )
+    return [(table_id, seat) for table_id, seat in rows]

@@ -15,7 +15,7 @@ from meeple.games.base import JSON
 from meeple.tables.bot_accounts import is_bot_account
 from meeple.tables.errors import TableError
 from meeple.tables.log import CLOSED, OPEN, PLAYING
-from meeple.tables.outcomes import LOBBY, NOTHING, Outcome
+from meeple.tables.outcomes import LOBBY, NOTHING, TURN, Outcome
 
 if TYPE_CHECKING:
     from meeple.tables.table import Table
@@ -140,7 +140,7 @@ class TableChanges:
                 own, action, "player", user_id=user_id, client_id=client_id
             )
             await self.table.runtime.settle(own)
-        return (event.version, False), LOBBY if self.table.snap.status != PLAYING else NOTHING
+        return (event.version, False), LOBBY if self.table.snap.status != PLAYING else TURN
 
     async def chat(self, user_id: int, name: str, text: str) -> tuple[int, Outcome]:
         """Post a chat line (kept raw; pages escape it); returns its version.

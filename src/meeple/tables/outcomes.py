@@ -18,9 +18,13 @@ class Outcome:
     """The table's lobby standing changed (it opened, filled, started, ended)."""
     rematch: bool = False
     """Every player still seated asked for a rematch: open it, then record it on the table."""
+    turn: bool = False
+    """A move was written: the seats to act may have changed (the game goes on)."""
 
 
 NOTHING = Outcome()
 """Nothing beyond the table."""
 LOBBY = Outcome(lobby=True)
 """Tell the lobby."""
+TURN = Outcome(turn=True)
+"""Tell whoever watches whose turn it is (:attr:`Writes.turn_watchers`)."""

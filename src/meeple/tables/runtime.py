@@ -20,7 +20,7 @@ from meeple.games.base import JSON
 from meeple.tables.bots import bot_seed, choose_in_worker
 from meeple.tables.errors import TableError
 from meeple.tables.log import FINISHED, OPEN, PLAYING
-from meeple.tables.outcomes import LOBBY
+from meeple.tables.outcomes import LOBBY, TURN
 
 if TYPE_CHECKING:
     from meeple.tables.table import Table
@@ -212,8 +212,8 @@ class TableRuntime:
                     if by == "timeout" and info.timeouts >= limit and not info.zombie:
                         await self.table.write("zombie", seat, {"reason": "timeouts"})
                     await self.settle(seat)
-                if self.table.snap.status == FINISHED:
-                    self.table.ctx.outcomes.put_nowait((self.table, LOBBY))
+                finished = self.table.snap.status == FINISHED
+                self.table.ctx.outcomes.put_nowait((self.table, LOBBY if finished else TURN))
                 return
             log.error(
                 "table %s: the %s bot found no legal move for seat %s",

@@ -44,6 +44,9 @@ class Writes:
         self.cluster, self.news = cluster, news
         self.open_rematch = open_rematch
         """Opens the rematch of a finished table; its id."""
+        self.turn_watchers: list[Callable[[Table], Awaitable[None]]] = []
+        """Told of a table after every change that may have changed whose turn it is (a
+        move, a start, an end, a leave), on its owner; each keeps its own work cheap."""
 
     async def join(self, table: Table, user_id: int, name: str, seat: int | None) -> int:
         """Seat a user (at ``seat`` or the first free one); the seat."""
@@ -117,6 +120,12 @@ class Writes:
         """Do what a change of ``table`` made due."""
         if outcome.lobby:
             await self.news.changed(table)
+        if outcome.lobby or outcome.turn:
+            for watcher in self.turn_watchers:
+                try:
+                    await watcher(table)
+                except Exception:  # the change is made: a watcher's failure does not undo it
+                    log.exception("table %s: a turn watcher failed", table.info.id)
 
     async def drain(self, outcomes: asyncio.Queue[tuple[Table, Outcome]]) -> None:
         """Act on the outcomes the tables' clocks and bots report, as they come."""
