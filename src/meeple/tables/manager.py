@@ -35,6 +35,7 @@ from meeple.tables.clock import Clock
 from meeple.tables.cluster import Cluster
 from meeple.tables.lobby import LOBBY_CHANNEL, LobbyCache, LobbyNews
 from meeple.tables.matchmaking import Matchmaking, build_lobby
+from meeple.tables.my_turns import MyTurns
 from meeple.tables.notifications import Notifier
 from meeple.tables.outcomes import Outcome
 from meeple.tables.owner_states import OwnerStates
@@ -83,6 +84,9 @@ class TableManager:
         self.writes = Writes(self.cluster, self.news, self._open_rematch)
         """The one way a request changes a table (``services.tables.writes.act(table, …)``)."""
         self.cluster.calls.run = self.writes.here  # a change forwarded here runs the same way
+        self.my_turns = MyTurns(bus, db, self.registry.get)
+        """Tells accounts their "your turn" count as their tables' turns change."""
+        self.writes.turn_watchers.append(self.my_turns.changed)
         self.matchmaking = Matchmaking(
             db, bus, clock, self.registry, self.cluster, self.news, self.writes
         )
