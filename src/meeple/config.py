@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from pydantic import Field, ValidationError, field_validator
+from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 SECRET_KEY_FILE = "secret_key"
@@ -119,6 +119,25 @@ class Settings(BaseSettings):
         description="Bot API requests (acting, chatting, leaving, opening streams) per token,"
         " or per account with the session cookie",
     )
+    smtp_url: str | None = Field(
+        None,
+        description="where email is sent: smtp://user:password@host:port?starttls=true or"
+        " smtps://user:password@host:465; default: none, email is off (no addresses, no"
+        " password reset by email, no notification emails)",
+    )
+    email_from: str = Field(
+        "meeple <noreply@localhost>", description="the From of every email the server sends"
+    )
+    email_away_s: float = Field(
+        900,
+        gt=0,
+        description="a player not seen on the site for this long (and with no tab open) is"
+        " away: their turn in a turn-based game is emailed",
+    )
+    limit_emails: str = Field(
+        "5/hour;20/day",
+        description="verification and password-reset emails per address and per account",
+    )
     stream_keepalive_s: float = Field(
         5.0, gt=0, le=300, description="a blank line on a quiet NDJSON stream this often"
     )
@@ -195,6 +214,24 @@ class Settings(BaseSettings):
             raise ValueError("must have no query (?) or fragment (#)")
         return value.rstrip("/")
 
+    @field_validator("smtp_url")
+    @classmethod
+    def _smtp_url(cls, value: str | None) -> str | None:
+        if not value:
+            return None
+        parts = urlsplit(value)
+        if parts.scheme not in ("smtp", "smtps") or not parts.hostname:
+            raise ValueError("must be smtp://[user:password@]host[:port] or smtps://…")
+        return value
+
+    @model_validator(mode="after")
+    def _links_need_an_address(self) -> Settings:
+        if self.smtp_url and not self.public_url:
+            raise ValueError(
+                "MEEPLE_SMTP_URL needs MEEPLE_PUBLIC_URL: the links in emails point there"
+            )
+        return self
+
     @field_validator("secret_key")
     @classmethod
     def _long_secret(cls, value: str | None) -> str | None:
@@ -210,6 +247,7 @@ class Settings(BaseSettings):
         "limit_analysis",
         "limit_puzzle_answers",
         "limit_challenges",
+        "limit_emails",
     )
     @classmethod
     def _readable_limit(cls, value: str) -> str:
@@ -245,6 +283,7 @@ class Settings(BaseSettings):
             "puzzle_answers": self.limit_puzzle_answers,
             "challenges": self.limit_challenges,
             "api": self.limit_api,
+            "emails": self.limit_emails,
         }
 
     def extra_game_modules(self) -> list[str]:
@@ -254,6 +293,11 @@ class Settings(BaseSettings):
     def proxy_addresses(self) -> list[str]:
         """The trusted proxies as a list (empty: trust no forwarding header)."""
         return [p.strip() for p in self.trusted_proxies.split(",") if p.strip()]
+
+    @property
+    def email_enabled(self) -> bool:
+        """Whether the server sends email (``MEEPLE_SMTP_URL`` is set)."""
+        return self.smtp_url is not None
 
     @property
     def database_url(self) -> str:
