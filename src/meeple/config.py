@@ -134,6 +134,16 @@ class Settings(BaseSettings):
         description="a player not seen on the site for this long (and with no tab open) is"
         " away: their turn in a turn-based game is emailed",
     )
+    email_digest_after: int = Field(
+        3,
+        ge=2,
+        description="a 'your turn' email due while this many were due within"
+        " MEEPLE_EMAIL_DIGEST_WINDOW_S (itself included) becomes the day's one digest; the"
+        " turns due later that day send no more email",
+    )
+    email_digest_window_s: float = Field(
+        3600, gt=0, description="the window MEEPLE_EMAIL_DIGEST_AFTER counts due turns in"
+    )
     limit_emails: str = Field(
         "5/hour;20/day",
         description="verification and password-reset emails per address and per account",

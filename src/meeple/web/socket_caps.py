@@ -55,6 +55,10 @@ class SocketCaps:
         if ticket.user_id is not None:
             _decrement(self._by_user, ticket.user_id)
 
+    def open_for(self, user_id: int) -> int:
+        """How many sockets (table and account sockets) ``user_id`` holds open here now."""
+        return self._by_user[user_id]
+
     def open_from(self, address: str) -> int:
         """How many sockets ``address`` holds open now."""
         return self._by_address[address]
