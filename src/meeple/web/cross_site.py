@@ -22,6 +22,10 @@ from starlette.responses import JSONResponse
 READ_ONLY_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 """Methods that change nothing (the routes keep it so); every other one is checked."""
 
+SIGNED_LINK_PATHS = frozenset({"/email/unsubscribe"})
+"""Paths whose POST carries its own authority (a signed token in the link, no cookie used):
+a mail provider's one-click unsubscribe (RFC 8058) comes from no page of this site."""
+
 OWN_FETCH_SITES = frozenset({"same-origin", "none"})
 """``Sec-Fetch-Site`` values of this site's own pages (``none``: typed in by the person)."""
 
@@ -53,6 +57,7 @@ class CrossSiteGuard:
         if (
             scope["type"] == "http"
             and scope["method"] not in READ_ONLY_METHODS
+            and scope["path"] not in SIGNED_LINK_PATHS
             and not same_origin(Headers(scope=scope))
         ):
             refusal = JSONResponse(
