@@ -36,6 +36,7 @@ from meeple.store.models import Challenge, User
 from meeple.tables.clock import Clock
 from meeple.tables.errors import TableError
 from meeple.tables.matchmaking import Matchmaking, new_table_id
+from meeple.tables.notifications import CHALLENGE, Notifier
 from meeple.tables.spec import TableSpec, check_spec
 from meeple.tables.user_events import publish_user_event
 
@@ -129,10 +130,18 @@ class Challenges:
     """Every change of a challenge: checked, stored, and told to both accounts."""
 
     def __init__(
-        self, db: Database, bus: Bus, clock: Clock, settings: Settings, matchmaking: Matchmaking
+        self,
+        db: Database,
+        bus: Bus,
+        clock: Clock,
+        settings: Settings,
+        matchmaking: Matchmaking,
+        notifier: Notifier,
     ) -> None:
         self.db, self.bus, self.clock, self.settings = db, bus, clock, settings
         self.matchmaking = matchmaking
+        self.notifier = notifier
+        """Tells a challenged person's pages (a bot account has its event stream)."""
         self._lapses: set[asyncio.Task[None]] = set()
         """A timer per challenge sent here and still open, to tell its lapse."""
 
@@ -171,7 +180,13 @@ class Challenges:
         task = asyncio.create_task(self._lapse_at(challenge.id, challenge.expires_at))
         self._lapses.add(task)
         task.add_done_callback(self._lapses.discard)
-        return await self._tell(challenge.id, "challenge")
+        shown = await self._tell(challenge.id, "challenge")
+        if not receiver.bot:
+            data = {"id": challenge.id, "from": sender.name, "game": ask.game, "pace": ask.pace}
+            await self.notifier.notify(
+                receiver.id, CHALLENGE, data, dedupe=f"challenge:{challenge.id}"
+            )
+        return shown
 
     async def _lapse_at(self, challenge_id: str, moment: float) -> None:
         """At ``moment``, mark the challenge lapsed if still open and tell both accounts."""

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from meeple.bus import Bus
 from meeple.games.base import JSON
 from meeple.tables.log import CLOSED, FINISHED, OPEN
+from meeple.tables.table_notices import TableNotices
 from meeple.tables.user_events import SeatNews
 
 if TYPE_CHECKING:
@@ -86,6 +87,7 @@ class LobbyNews:
         cache: LobbyCache,
         forget_later: Callable[[str], None],
         review: Callable[[str, str, bool], None],
+        notices: TableNotices,
     ) -> None:
         self.bus, self.cache = bus, cache
         self.forget_later = forget_later
@@ -94,12 +96,15 @@ class LobbyNews:
         """Schedules the review of a finished game (table id, game, private)."""
         self.seats = SeatNews(bus)
         """Tells the seated accounts' event streams of a game started or finished."""
+        self.notices = notices
+        """Makes the notifications of a player's turn, a finished game, a rematch offered."""
 
     async def changed(self, table: Table) -> None:
         """Tell the lobby's subscribers of a public table that opened, changed or left (and
         the accounts seated at any table that started or finished)."""
         status = table.snap.status
         await self.seats.changed(table)
+        await self.notices.changed(table)
         if status in (FINISHED, CLOSED):
             self.forget_later(table.info.id)
         if status == FINISHED and table.owned:

@@ -38,12 +38,14 @@ from meeple.tables.matchmaking import Matchmaking, build_lobby
 from meeple.tables.my_turns import MyTurns
 from meeple.tables.notifications import Notifier
 from meeple.tables.outcomes import Outcome
+from meeple.tables.outbox import Sender
 from meeple.tables.owner_states import OwnerStates
 from meeple.tables.puzzle_supply import PuzzleSupply
 from meeple.tables.registry import TableRegistry
 from meeple.tables.reviews import Reviewer
 from meeple.tables.spec import TableSpec
 from meeple.tables.table import Table, TableContext
+from meeple.tables.table_notices import TableNotices
 from meeple.tables.writes import Writes
 
 __all__ = ["LOBBY_CHANNEL", "TableManager"]
@@ -77,16 +79,22 @@ class TableManager:
             db, bots, clock, settings.puzzle_pool_target, settings.bot_budget_s, self.reviewer.claim
         )
         """Fills a short puzzle pool from games between the server's bots, in the background."""
+        self.outbox = Sender(db, clock, settings, self.cluster.server_id)
+        """Sends the outbox's emails (:mod:`meeple.tables.outbox`), once across servers."""
         self.notifier = Notifier(db, bus, clock)
         """Makes the notifications in the site (:mod:`meeple.tables.notifications`)."""
         cache = LobbyCache(functools.partial(build_lobby, db, self.registry))
-        self.news = LobbyNews(bus, cache, self.registry.forget_later, self.reviewer.schedule)
+        notices = TableNotices(self.notifier)
+        self.news = LobbyNews(
+            bus, cache, self.registry.forget_later, self.reviewer.schedule, notices
+        )
         self.writes = Writes(self.cluster, self.news, self._open_rematch)
         """The one way a request changes a table (``services.tables.writes.act(table, …)``)."""
         self.cluster.calls.run = self.writes.here  # a change forwarded here runs the same way
         self.my_turns = MyTurns(bus, db, self.registry.get)
         """Tells accounts their "your turn" count as their tables' turns change."""
         self.writes.turn_watchers.append(self.my_turns.changed)
+        self.writes.turn_watchers.append(notices.changed)
         self.matchmaking = Matchmaking(
             db, bus, clock, self.registry, self.cluster, self.news, self.writes
         )
@@ -128,6 +136,7 @@ class TableManager:
         await self.cluster.start()
         self._loops.append(asyncio.create_task(self.reviewer.catch_up()))
         self.puzzle_supply.start()
+        self.outbox.start()
         if self.shared:
             lobby_news = await self.bus.subscribe(LOBBY_CHANNEL)
             self._loops.append(asyncio.create_task(self.matchmaking.watch_lobby(lobby_news)))
@@ -141,6 +150,7 @@ class TableManager:
         await self.cluster.stop_leasing()
         await self.reviewer.stop()
         await self.puzzle_supply.stop()
+        await self.outbox.stop()
         for table in list(self.registry.tables.values()):
             await table.shutdown()
         await self.cluster.stop()

@@ -114,6 +114,8 @@ class Writes:
             rematch_id, outcome = await table.changes.ask_rematch(user_id)
             if outcome.rematch:
                 rematch_id = await table.changes.rematch_opened(await self.open_rematch(table))
+            elif rematch_id is None:
+                await self.news.notices.rematch_asked(table, user_id)
             return rematch_id
 
     async def act_on(self, table: Table, outcome: Outcome) -> None:

@@ -30,6 +30,7 @@ from meeple.web.headers import SecurityHeaders
 from meeple.web.reconnect_rush import TABLE_SOCKET_PATH, table_socket_route
 from meeple.web.routes import account, analysis, auth, games, puzzles, records, tables, users
 from meeple.web.routes import challenges as challenge_routes
+from meeple.web.routes import notifications as notification_routes
 from meeple.web.routes import streams as stream_routes
 from meeple.web.routes import tokens as token_routes
 from meeple.web.schemas import BotStatsOut, HealthOut
@@ -103,6 +104,7 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
     app.include_router(account.router)
     app.include_router(token_routes.router)
     app.include_router(challenge_routes.router)
+    app.include_router(notification_routes.router)
     app.include_router(games.router)
     app.include_router(tables.router)
     app.include_router(stream_routes.router)

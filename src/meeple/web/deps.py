@@ -51,6 +51,7 @@ ANY_SCOPE = "*"
 TOKEN_ROUTES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"/api/tables/[^/]+/(record|review|replay)"), "games:read"),
     (re.compile(r"/api/users/.*"), "games:read"),
+    (re.compile(r"/api/notifications"), "games:read"),
     (re.compile(r"/api/(tables|quickplay)(/.*)?"), "bot:play"),
     (re.compile(r"/api/(challenges|stream|bots)(/.*)?"), "bot:play"),
     (re.compile(r"/api/auth/me"), ANY_SCOPE),

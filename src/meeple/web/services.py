@@ -71,7 +71,7 @@ class Services:
             socket_caps=SocketCaps(settings.max_sockets_per_address, settings.max_sockets_per_user),
             presence=PresenceNews(bus, tables.server_id),
             online_bots=OnlineBots(bus, tables.server_id),
-            challenges=Challenges(db, bus, clock, settings, tables.matchmaking),
+            challenges=Challenges(db, bus, clock, settings, tables.matchmaking, tables.notifier),
         )
 
     async def close(self) -> None:
