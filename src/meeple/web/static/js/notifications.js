@@ -1,0 +1,136 @@
+// The header's notifications: a bell with the unread count (live over the tab's account
+// socket), and the list under it, each notification a link (the table, or the home page's
+// challenges). Opening the list marks what it shows read.
+import { api } from "./api.js";
+import { el, lang, t } from "./i18n.js";
+import { onUserLine } from "./me_socket.js";
+
+const ROUTE = "/api/notifications";
+const SHOWN = 30;
+const $ = (id) => document.getElementById(id);
+
+let notes = [];
+let unread = 0;
+let loaded = false;
+
+function gameName(game) {
+  const name = t(`game.${game}`);
+  return name === `game.${game}` ? game : name;
+}
+
+/** What a notification says, in the page's language. */
+function textOf(note) {
+  const data = note.data || {};
+  const game = gameName(data.game);
+  const opponents = (data.opponents || []).join(", ");
+  switch (note.kind) {
+    case "your_turn":
+      return t("js.notif.your_turn", { game, opponents });
+    case "game_finished":
+      if (data.rank === 1) return t("js.notif.won", { game, count: data.score });
+      return t("js.notif.finished", { game, rank: data.rank, players: data.players, count: data.score });
+    case "challenge":
+      return t("js.notif.challenge", { game, from: data.from });
+    case "rematch":
+      return t("js.notif.rematch", { game, from: data.from });
+    case "invitation":
+      return t("js.notif.invitation", { game, from: data.from });
+    default:
+      return note.kind;
+  }
+}
+
+/** Where a notification leads: its table, else the home page (where challenges are). */
+function linkOf(note) {
+  return note.table_id ? `/table/${encodeURIComponent(note.table_id)}` : "/#challenges-in";
+}
+
+function whenText(seconds) {
+  const ago = Math.round(seconds - Date.now() / 1000);
+  const format = new Intl.RelativeTimeFormat(lang, { numeric: "auto" });
+  for (const [unit, size] of [["day", 86400], ["hour", 3600], ["minute", 60]]) {
+    if (Math.abs(ago) >= size) return format.format(Math.round(ago / size), unit);
+  }
+  return format.format(0, "minute");
+}
+
+function paintCount() {
+  const count = $("notif-count");
+  count.hidden = unread === 0;
+  count.textContent = unread > 99 ? "99+" : String(unread);
+  $("notif-bell").setAttribute("aria-label", t("js.notif.bell", { count: unread }));
+  $("notif-bell").classList.toggle("has-unread", unread > 0);
+}
+
+function paintList() {
+  const list = $("notif-list");
+  list.replaceChildren();
+  if (!notes.length) {
+    list.append(el("li", { class: "notif-empty" }, t("js.notif.empty")));
+    return;
+  }
+  for (const note of notes.slice(0, SHOWN)) {
+    list.append(el("li", { class: note.read ? "notif-item" : "notif-item unread", dataset: { kind: note.kind } },
+      el("a", { href: linkOf(note) }, textOf(note)),
+      el("time", { datetime: new Date(note.created_at * 1000).toISOString() }, whenText(note.created_at))));
+  }
+}
+
+function isOpen() {
+  return !$("notif-panel").hidden;
+}
+
+/** The list was seen: mark the unread ones it shows read (on the server, then here). */
+async function markShownRead() {
+  const ids = notes.slice(0, SHOWN).filter((note) => !note.read).map((note) => note.id);
+  if (!ids.length) return;
+  try {
+    const answer = await api("POST", `${ROUTE}/read`, { ids });
+    for (const note of notes) if (ids.includes(note.id)) note.read = true;
+    unread = answer.unread;
+    paintCount();
+  } catch (error) {
+    console.error(error);
+  }
+}
+
+function open(wanted) {
+  $("notif-panel").hidden = !wanted;
+  $("notif-bell").setAttribute("aria-expanded", String(wanted));
+  if (!wanted) return;
+  paintList();
+  markShownRead();
+}
+
+async function load() {
+  const page = await api("GET", `${ROUTE}?limit=${SHOWN}`);
+  notes = page.notifications;
+  unread = page.unread;
+  loaded = true;
+  paintCount();
+  if (isOpen()) { paintList(); markShownRead(); }
+}
+
+function heard(line) {
+  const note = line.notification;
+  if (!loaded || !note || notes.some((known) => known.id === note.id)) return;
+  notes.unshift(note);
+  if (!note.read) unread += 1;
+  paintCount();
+  if (isOpen()) { paintList(); markShownRead(); }
+}
+
+function userKnown(user) {
+  $("notif").hidden = !user;
+  if (!user) { open(false); return; }
+  load().catch((error) => console.error(error));
+}
+
+if ($("notif")) {
+  $("notif-bell").addEventListener("click", () => open(!isOpen()));
+  document.addEventListener("keydown", (event) => { if (event.key === "Escape" && isOpen()) open(false); });
+  document.addEventListener("click", (event) => { if (!$("notif").contains(event.target)) open(false); });
+  document.addEventListener("meeple:user", (event) => userKnown(event.detail));
+  document.addEventListener("meeple:signed-in", (event) => userKnown(event.detail));
+  onUserLine("notification", heard);
+}
