@@ -6,10 +6,10 @@ with :meth:`meeple.store.database.Database.run`.
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from meeple.store.models import GameTable, TableSeat
+from meeple.store.models import GameTable, TableSeat, User
 
 PLAYING = "playing"
 """A table's stored status while its game runs."""
@@ -49,3 +49,8 @@ def live_seats(session: Session, user_id: int) -> list[tuple[str, int]]:
         .order_by(GameTable.created_at, GameTable.id)
     )
     return [(table_id, seat) for table_id, seat in rows]
+
+
+def mark_seen(session: Session, user_id: int, at: float) -> None:
+    """Record that ``user_id`` was on the site at ``at`` (``users.last_seen_at``)."""
+    session.execute(update(User).where(User.id == user_id).values(last_seen_at=at))

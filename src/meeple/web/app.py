@@ -27,9 +27,11 @@ from meeple.web.cross_site import CrossSiteGuard
 from meeple.web.errors import http_status
 from meeple.web.guard import InputGuard
 from meeple.web.headers import SecurityHeaders
+from meeple.web.me_socket import ME_SOCKET_PATH, me_socket_route
 from meeple.web.reconnect_rush import TABLE_SOCKET_PATH, table_socket_route
 from meeple.web.routes import account, analysis, auth, games, puzzles, records, tables, users
 from meeple.web.routes import challenges as challenge_routes
+from meeple.web.routes import me as me_routes
 from meeple.web.routes import notifications as notification_routes
 from meeple.web.routes import streams as stream_routes
 from meeple.web.routes import tokens as token_routes
@@ -93,6 +95,7 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
     # First among the routes, so a reconnecting player's socket is matched at once
     # (see meeple.web.reconnect_rush).
     app.router.add_websocket_route(TABLE_SOCKET_PATH, table_socket_route)
+    app.router.add_websocket_route(ME_SOCKET_PATH, me_socket_route)
 
     @app.get("/api/health", tags=["meta"], response_model=HealthOut)
     async def health(request: Request) -> HealthOut:
@@ -112,6 +115,7 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
     app.include_router(analysis.router)
     app.include_router(puzzles.router)
     app.include_router(users.router)
+    app.include_router(me_routes.router)
     app.include_router(sockets_router)
     app.include_router(pages.router)
     for name, folder in BROWSER_DIRS.items():  # games that keep their browser code elsewhere

@@ -51,6 +51,7 @@ ANY_SCOPE = "*"
 TOKEN_ROUTES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"/api/tables/[^/]+/(record|review|replay)"), "games:read"),
     (re.compile(r"/api/users/.*"), "games:read"),
+    (re.compile(r"/api/me/tables"), "games:read"),
     (re.compile(r"/api/notifications"), "games:read"),
     (re.compile(r"/api/(tables|quickplay)(/.*)?"), "bot:play"),
     (re.compile(r"/api/(challenges|stream|bots)(/.*)?"), "bot:play"),
@@ -96,15 +97,20 @@ def token_of(request: HTTPConnection) -> TokenInfo | None:
 
 async def optional_user(request: Request, services: ServicesDep) -> User | None:
     """The signed-in user (by ``Authorization: Bearer`` if sent, else the session cookie), or
-    ``None``. A token must hold the scope its route needs (:data:`TOKEN_ROUTES`)."""
+    ``None``. A token must hold the scope its route needs (:data:`TOKEN_ROUTES`). The user
+    counts as seen now (:mod:`meeple.web.last_seen`)."""
     authorization = request.headers.get("authorization")
     if authorization is None:
-        return await user_from_cookie(services, request.cookies.get(SESSION_COOKIE))
+        found = await user_from_cookie(services, request.cookies.get(SESSION_COOKIE))
+        if found is not None:
+            await services.last_seen.seen(found.id)
+        return found
     info, user = await user_from_token(services, authorization)
     scope = scope_of_path(request.url.path)
     if scope is None or (scope != ANY_SCOPE and scope not in info.scopes):
         raise _scope_refusal(scope)
     request.state.access_token = info
+    await services.last_seen.seen(user.id)
     return user
 
 

@@ -15,6 +15,7 @@ from meeple.tables.challenges import Challenges
 from meeple.tables.clock import Clock, SystemClock
 from meeple.tables.manager import TableManager
 from meeple.tables.online_bots import OnlineBots
+from meeple.web.last_seen import LastSeen
 from meeple.web.ndjson import StreamCounts
 from meeple.web.presence import PresenceNews
 from meeple.web.security import SessionSigner
@@ -44,6 +45,8 @@ class Services:
     """The bot accounts with an event stream open ("Play a bot" lists them)."""
     challenges: Challenges
     """Challenges between accounts: sent, answered, lapsed (``meeple.tables.challenges``)."""
+    last_seen: LastSeen
+    """When each account was last on the site (written at most once a minute)."""
     streams: StreamCounts = field(default_factory=StreamCounts)
     """The Bot API's NDJSON streams open here, per token (or account)."""
 
@@ -71,6 +74,7 @@ class Services:
             socket_caps=SocketCaps(settings.max_sockets_per_address, settings.max_sockets_per_user),
             presence=PresenceNews(bus, tables.server_id),
             online_bots=OnlineBots(bus, tables.server_id),
+            last_seen=LastSeen(db, clock.now),
             challenges=Challenges(db, bus, clock, settings, tables.matchmaking, tables.notifier),
         )
 
