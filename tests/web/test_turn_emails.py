@@ -17,7 +17,16 @@ from typing import Any
 
 import httpx
 import pytest
-from server_harness import Client, LiveServer, Socket, brain, free_port, make_settings, start_server
+from server_harness import (
+    Client,
+    LiveServer,
+    Socket,
+    brain,
+    free_port,
+    make_settings,
+    require_redis,
+    start_server,
+)
 from smtp_server import SmtpServer, body_html, body_text, smtp_server
 
 AWAY_S = 900
@@ -232,3 +241,105 @@ def test_a_player_on_the_site_gets_no_email(server: LiveServer, smtp: SmtpServer
     play_turn(sock, seed=9)
     time.sleep(1.5)
     assert your_turn_mails(smtp, f"{other.label}@example.org") == []
+
+
+def test_many_turns_at_once_become_the_days_digest(server: LiveServer, smtp: SmtpServer) -> None:
+    """MEEPLE_EMAIL_DIGEST_AFTER (3) turns due within the hour: the first two come alone,
+    the third brings the digest listing all three, the fourth that day sends nothing."""
+    alice, bob = verified(server, smtp, "alice"), verified(server, smtp, "bobby")
+    tables = []
+    while len(tables) < 4:  # tables where alice moves first, so bobby's turn follows hers
+        table_id = turn_table(alice, bob)
+        if seats(server, alice, bob, table_id)[0] is alice:
+            tables.append(table_id)
+    server.advance(AWAY_S + 60)
+    address = "bobby@example.org"
+    for number, table_id in enumerate(tables):
+        sock = alice.connect(table_id)
+        sock.recv_until(lambda m: m["type"] == "hello")
+        play_turn(sock, seed=number)
+        sock.close()
+        if number < 2:
+            smtp.wait_for(lambda m, t=table_id: m["To"] == address and t in body_text(m))
+    digest = smtp.wait_for(to(address, "Your turn in 3 games"))
+    assert digest["List-Unsubscribe"]
+    for table_id in tables[:3]:
+        assert f"{server.url}/tables/{table_id}" in links(digest)
+    time.sleep(1.5)
+    mails = [m for m in smtp.messages if m["To"] == address and "Your turn" in str(m["Subject"])]
+    assert len(mails) == 3, [m["Subject"] for m in mails]
+    assert not any(tables[3] in body_text(m) for m in mails)
+
+
+def test_a_finished_game_is_emailed_with_its_result(tmp_path: Path, smtp: SmtpServer) -> None:
+    """The mover leaves (a bot takes the seat); the away player's clock runs out, a bot
+    plays for them, the game ends: the away player is told their rank."""
+    live = email_server(tmp_path, smtp, timeouts_before_zombie=1)
+    try:
+        alice, bob = verified(live, smtp, "alice"), verified(live, smtp, "bobby")
+        table_id = turn_table(alice, bob)
+        mover, away = seats(live, alice, bob, table_id)
+        mover.post(f"/api/tables/{table_id}/leave")
+        over = to(f"{away.label}@example.org", "is over")
+        for _day in range(5):  # each day a clock runs out, until bots play the game out
+            live.advance(86400)
+            time.sleep(1.0)
+            if any(over(m) for m in smtp.messages):
+                break
+        message = smtp.wait_for(over, timeout=30)
+        assert "Summy" in str(message["Subject"]) and " of 2" in str(message["Subject"])
+        assert re.search(r"You placed [12] of 2, with a score of -?\d+", body_text(message))
+        assert f"{live.url}/tables/{table_id}" in links(message)
+        assert "/email/unsubscribe?token=" in message["List-Unsubscribe"]
+    finally:
+        live.stop()
+
+
+def turn_while_smtp_is_down(server: LiveServer, mover_server: LiveServer, smtp: SmtpServer) -> str:
+    """Two verified players at a turn table; with the SMTP server stopped, the mover plays
+    (on ``mover_server``) and the other's turn comes: the other's address, nothing sent yet."""
+    alice, bob = verified(server, smtp, "alice"), verified(server, smtp, "bobby")
+    table_id = turn_table(alice, bob)
+    mover, away = seats(server, alice, bob, table_id)
+    smtp.stop()
+    server.advance(AWAY_S + 60)
+    if mover_server is not server:
+        mover_server.advance(AWAY_S + 60)
+        moved = mover_server.client(mover.label)
+        moved.http.cookies.update(mover.http.cookies)
+        mover = moved
+    sock = mover.connect(table_id)
+    sock.recv_until(lambda m: m["type"] == "hello")
+    play_turn(sock)
+    time.sleep(1.0)
+    return f"{away.label}@example.org"
+
+
+def test_an_email_due_while_smtp_is_down_arrives_once_it_is_back(
+    server: LiveServer, smtp: SmtpServer
+) -> None:
+    address = turn_while_smtp_is_down(server, server, smtp)
+    smtp.start()
+    server.advance(3600)  # past the sender's backoff
+    smtp.wait_for(to(address, "Your turn"), timeout=30)
+    time.sleep(1.0)
+    assert len(your_turn_mails(smtp, address)) == 1
+
+
+def test_two_servers_send_the_email_once_after_an_smtp_outage(
+    tmp_path: Path, smtp: SmtpServer, pg_url: str
+) -> None:
+    redis_url = require_redis()
+    first = email_server(tmp_path / "a", smtp, pg_url, redis=redis_url)
+    second = email_server(tmp_path / "b", smtp, pg_url, redis=redis_url)
+    try:
+        address = turn_while_smtp_is_down(first, second, smtp)
+        smtp.start()
+        for live in (first, second):
+            live.advance(3600)
+        smtp.wait_for(to(address, "Your turn"), timeout=30)
+        time.sleep(2.0)
+        assert len(your_turn_mails(smtp, address)) == 1
+    finally:
+        first.stop()
+        second.stop()
