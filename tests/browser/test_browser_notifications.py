@@ -20,7 +20,7 @@ PHONE_390 = {"width": 390, "height": 844}
 
 
 def token_client(live: ServerProcess, cookies: httpx.Cookies | None = None) -> httpx.Client:
-    """An HTTP client sending a ``bot:play`` and ``games:read`` token of the account ``cookies`` sign in."""
+    """A client with a ``bot:play`` and ``games:read`` token of the account of ``cookies``."""
     with httpx.Client(base_url=live.url, cookies=cookies, timeout=30) as http:
         made = http.post(
             "/api/account/tokens", json={"label": "t", "scopes": ["bot:play", "games:read"]}
