@@ -70,6 +70,12 @@ def account_page(request: Request) -> HTMLResponse:
     return render(request, "account_page.html", "account")
 
 
+@router.get("/my-games", response_class=HTMLResponse)
+def my_games(request: Request) -> HTMLResponse:
+    """The player's live tables, those waiting for their move first (``/api/me/tables``)."""
+    return render(request, "my_games.html", "my-games")
+
+
 @router.get("/rules/{game}", response_class=HTMLResponse)
 def rules(request: Request, game: str) -> HTMLResponse:
     """A game's rules, with pictures of example moves: the game's ``rules_page``."""
