@@ -46,7 +46,7 @@ def email_server(
     port = free_port()
     settings = make_settings(
         tmp_path, db_url, smtp_url=smtp.url, public_url=f"http://127.0.0.1:{port}",
-        email_away_s=AWAY_S, **extra,
+        email_away_s=AWAY_S, limit_emails="1000/minute", **extra,
     )  # fmt: skip
     return start_server(settings, port=port)
 
@@ -343,3 +343,20 @@ def test_two_servers_send_the_email_once_after_an_smtp_outage(
     finally:
         first.stop()
         second.stop()
+
+
+def test_the_email_comes_in_the_language_the_player_last_used(
+    server: LiveServer, smtp: SmtpServer
+) -> None:
+    alice, bob = verified(server, smtp, "alice"), verified(server, smtp, "bobby")
+    table_id = turn_table(alice, bob)
+    mover, away = seats(server, alice, bob, table_id)
+    away.http.cookies.set("meeple_lang", "fr")
+    away.get("/api/account/email-choices")  # a page of the site, read in French
+    server.advance(AWAY_S + 60)
+    sock = mover.connect(table_id)
+    sock.recv_until(lambda m: m["type"] == "hello")
+    play_turn(sock)
+    message = smtp.wait_for(to(f"{away.label}@example.org", "À vous de jouer"))
+    assert "C'est à vous de jouer à Summy" in body_text(message)
+    assert 'lang="fr"' in body_html(message) and "Ouvrir la table" in body_html(message)

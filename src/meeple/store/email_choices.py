@@ -11,6 +11,7 @@ from sqlalchemy import Float, ForeignKey, Index, Integer, String, delete, func, 
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from meeple.store.models import Base
+from meeple.store.user_games import mark_seen
 
 
 class EmailUnsubscribe(Base):
@@ -78,6 +79,13 @@ def remember_language(session: Session, user_id: int, lang: str, now: float) -> 
         session.add(EmailLanguage(user_id=user_id, lang=lang, at=now))
     elif row.lang != lang:
         row.lang, row.at = lang, now
+
+
+def seen_in_language(session: Session, user_id: int, lang: str, now: float) -> None:
+    """``user_id`` is on the site now, reading it in ``lang`` (``users.last_seen_at`` and
+    the language of its emails, in one write)."""
+    mark_seen(session, user_id, now)
+    remember_language(session, user_id, lang, now)
 
 
 def language_of(session: Session, user_id: int) -> str | None:

@@ -10,6 +10,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 from starlette.requests import HTTPConnection
 
+from meeple.i18n import LANG_COOKIE, negotiate
 from meeple.store.models import User
 from meeple.store.sessions import user_of_session
 from meeple.tables.errors import TableError
@@ -103,7 +104,10 @@ async def optional_user(request: Request, services: ServicesDep) -> User | None:
     if authorization is None:
         found = await user_from_cookie(services, request.cookies.get(SESSION_COOKIE))
         if found is not None:
-            await services.last_seen.seen(found.id)
+            lang = negotiate(
+                request.headers.get("accept-language"), request.cookies.get(LANG_COOKIE)
+            )
+            await services.last_seen.seen(found.id, lang)
         return found
     info, user = await user_from_token(services, authorization)
     scope = scope_of_path(request.url.path)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from meeple.store.database import Database
+from meeple.store.email_choices import seen_in_language
 from meeple.store.user_games import mark_seen
 
 EVERY_S = 60.0
@@ -28,17 +29,29 @@ class LastSeen:
     def __init__(self, db: Database, now: Callable[[], float]) -> None:
         self.db, self.now = db, now
         self._written: dict[int, float] = {}
+        self._langs: dict[int, str] = {}
         self.writes = 0
         """How many times the store was written (the rest were within a minute)."""
 
-    async def seen(self, user_id: int) -> None:
-        """``user_id`` is on the site now: write it, unless written in the last minute."""
+    async def seen(self, user_id: int, lang: str | None = None) -> None:
+        """``user_id`` is on the site now: write it, unless written in the last minute.
+
+        ``lang``, the language its page asked in, is kept too (at once when it changes):
+        the account's emails are written in it (:mod:`meeple.tables.turn_emails`).
+        """
         now = self.now()
         last = self._written.get(user_id)
-        if last is not None and now - last < EVERY_S:
+        same_lang = lang is None or self._langs.get(user_id) == lang
+        if last is not None and now - last < EVERY_S and same_lang:
             return
+        if lang is not None:
+            self._langs[user_id] = lang
         if len(self._written) >= KEPT:
             self._written = {u: t for u, t in self._written.items() if now - t < EVERY_S}
+            self._langs = {u: lang for u, lang in self._langs.items() if u in self._written}
         self._written[user_id] = now
         self.writes += 1
-        await self.db.write(mark_seen, user_id, now)
+        if lang is None:
+            await self.db.write(mark_seen, user_id, now)
+        else:
+            await self.db.write(seen_in_language, user_id, lang, now)
