@@ -15,6 +15,8 @@ from meeple.tables.challenges import Challenges
 from meeple.tables.clock import Clock, SystemClock
 from meeple.tables.manager import TableManager
 from meeple.tables.online_bots import OnlineBots
+from meeple.tables.turn_emails import TurnEmails
+from meeple.tables.unsubscribe import UnsubscribeSigner
 from meeple.web.last_seen import LastSeen
 from meeple.web.ndjson import StreamCounts
 from meeple.web.presence import PresenceNews
@@ -47,6 +49,9 @@ class Services:
     """Challenges between accounts: sent, answered, lapsed (``meeple.tables.challenges``)."""
     last_seen: LastSeen
     """When each account was last on the site (written at most once a minute)."""
+    turn_emails: TurnEmails | None = None
+    """The emails that bring players back (listens to notifications; its signer makes and
+    reads unsubscribe links)."""
     streams: StreamCounts = field(default_factory=StreamCounts)
     """The Bot API's NDJSON streams open here, per token (or account)."""
 
@@ -60,18 +65,25 @@ class Services:
         bots = BotPool(settings.bot_workers, settings.bot_executor, settings.extra_game_modules())
         limits = RateLimits(settings.rate_limits(), settings.redis)
         tables = TableManager(db, bus, clock, bots, settings, limits)
+        key = session_key(settings, db)
+        caps = SocketCaps(settings.max_sockets_per_address, settings.max_sockets_per_user)
+        turn_emails = TurnEmails(
+            db, clock, settings, UnsubscribeSigner(key), lambda user_id: caps.open_for(user_id) > 0
+        )
+        tables.notifier.add_listener(turn_emails.on_note)
         return cls(
+            turn_emails=turn_emails,
             settings=settings,
             clock=clock,
             db=db,
             bus=bus,
             bots=bots,
             tables=tables,
-            signer=SessionSigner(session_key(settings, db)),
+            signer=SessionSigner(key),
             limits=limits,
             session_checks=SessionChecks(db, clock.now),
             token_checks=TokenChecks(db, clock.now),
-            socket_caps=SocketCaps(settings.max_sockets_per_address, settings.max_sockets_per_user),
+            socket_caps=caps,
             presence=PresenceNews(bus, tables.server_id),
             online_bots=OnlineBots(bus, tables.server_id),
             last_seen=LastSeen(db, clock.now),
