@@ -60,6 +60,7 @@ EXPECTED = {
     ("get", "/api/stream/events"),
     ("get", "/api/stream/game/{table_id}"),
     ("get", "/api/bots/online"),
+    ("get", "/api/me/tables"),
     ("post", "/api/account/bot"),
     ("get", "/api/health"),
 }

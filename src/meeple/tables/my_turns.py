@@ -34,14 +34,20 @@ QUIET_KINDS = frozenset({"chat", "rematch_vote", "rematch"})
 """Events that are not moves of the game nor changes of its seats: never "the last move"."""
 
 
-def accounts_to_act(table: Table) -> frozenset[int]:
-    """The accounts (not left) whose turn it is at ``table`` now."""
+def accounts_to_act(table: Table, *, bot_accounts: bool = True) -> frozenset[int]:
+    """The accounts (not left) whose turn it is at ``table`` now (bot accounts too, unless
+    ``bot_accounts`` is false)."""
     snap = table.snap
     if snap.status != PLAYING:
         return frozenset()
     due = table.game.to_act(snap.state)
     return frozenset(
-        s.user_id for s in snap.seats if s.seat in due and s.user_id is not None and not s.left
+        s.user_id
+        for s in snap.seats
+        if s.seat in due
+        and s.user_id is not None
+        and not s.left
+        and (bot_accounts or not s.bot_account)
     )
 
 
@@ -130,8 +136,9 @@ class MyTurns:
     """Tells accounts their "your turn" count when a table changes whose accounts must act.
 
     Told by the table's owner after each change's outcome. It remembers, per table, the
-    accounts whose turn it was when last told; only those whose turn began or ended
-    since are counted again (one store read and their live tables each) and told.
+    accounts (people's, not bot accounts') whose turn it was when last told; only those
+    whose turn began or ended since are counted again (one store read and their live
+    tables each) and told.
     """
 
     def __init__(self, bus: Bus, db: Database, get: GetTable) -> None:
@@ -142,7 +149,8 @@ class MyTurns:
         """Tell each account whose turn began or ended at ``table`` its new count."""
         if not table.owned:
             return
-        now = accounts_to_act(table)
+        # Bot accounts are not told: their event stream brings each game's own lines.
+        now = accounts_to_act(table, bot_accounts=False)
         before = self._to_act.get(table, frozenset())
         if now == before:
             return
