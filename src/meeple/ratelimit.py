@@ -28,6 +28,7 @@ KINDS = {
     "puzzle_answers": "puzzle answers",
     "challenges": "challenges",
     "api": "Bot API requests",
+    "emails": "emails of links (verification, password reset)",
 }
 """Each limited kind of request, and how a refusal names it."""
 

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import email
 import email.policy
 import threading
@@ -17,7 +18,6 @@ from email.message import EmailMessage
 from typing import Any
 
 from aiosmtpd.controller import Controller
-
 from tests.support.server_harness import free_port
 
 
@@ -26,10 +26,14 @@ class Collector:
 
     def __init__(self) -> None:
         self.messages: list[EmailMessage] = []
+        self.delay_s = 0.0
+        """How long each message takes to be accepted (a slow SMTP server)."""
         self._lock = threading.Condition()
 
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         """Keep the message (aiosmtpd calls this for each one received)."""
+        if self.delay_s:
+            await asyncio.sleep(self.delay_s)
         message = email.message_from_bytes(envelope.content, policy=email.policy.default)
         assert isinstance(message, EmailMessage)
         with self._lock:

@@ -63,6 +63,11 @@ EXPECTED = {
     ("get", "/api/me/tables"),
     ("post", "/api/account/bot"),
     ("get", "/api/health"),
+    ("get", "/api/account/email"),
+    ("put", "/api/account/email"),
+    ("delete", "/api/account/email"),
+    ("post", "/api/password/forgot"),
+    ("post", "/api/password/reset"),
 }
 
 

@@ -201,6 +201,14 @@ def use_link(session: Session, token_hash: str, purpose: str, now: float) -> tup
     return "ok", (link.user_id, link.address)
 
 
+def peek_link(session: Session, token_hash: str, purpose: str, now: float) -> int | None:
+    """The account of a link that would still work now (without spending it), else ``None``."""
+    link = session.get(OneTimeLink, token_hash)
+    if link is None or link.purpose != purpose or link.used_at is not None:
+        return None
+    return link.user_id if link.expires_at > now else None
+
+
 def verify_address(session: Session, user_id: int, address: str | None, now: float) -> bool:
     """Mark the account's address verified if it is still the one the link was sent to."""
     row = session.get(EmailAddress, user_id)
@@ -209,18 +217,3 @@ def verify_address(session: Session, user_id: int, address: str | None, now: flo
     if row.verified_at is None:
         row.verified_at = now
     return True
-
-
-def links_sent_since(session: Session, user_id: int, purpose: str, since: float) -> int:
-    """How many links of ``purpose`` the account was sent since ``since``."""
-    return len(
-        list(
-            session.scalars(
-                select(OneTimeLink.token_hash).where(
-                    OneTimeLink.user_id == user_id,
-                    OneTimeLink.purpose == purpose,
-                    OneTimeLink.created_at >= since,
-                )
-            )
-        )
-    )

@@ -37,8 +37,8 @@ from meeple.tables.lobby import LOBBY_CHANNEL, LobbyCache, LobbyNews
 from meeple.tables.matchmaking import Matchmaking, build_lobby
 from meeple.tables.my_turns import MyTurns
 from meeple.tables.notifications import Notifier
-from meeple.tables.outcomes import Outcome
 from meeple.tables.outbox import Sender
+from meeple.tables.outcomes import Outcome
 from meeple.tables.owner_states import OwnerStates
 from meeple.tables.puzzle_supply import PuzzleSupply
 from meeple.tables.registry import TableRegistry

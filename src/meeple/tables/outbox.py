@@ -249,9 +249,7 @@ class Sender:
             attempts = email.attempts + 1
             retry_at = None if attempts >= MAX_ATTEMPTS else self.clock.now() + backoff(attempts)
             log.warning("email %s not sent (try %d): %s", email.id, attempts, error)
-            await self.db.write(
-                queries.mark_failed, email.id, self.server_id, str(error), retry_at
-            )
+            await self.db.write(queries.mark_failed, email.id, self.server_id, str(error), retry_at)
             return False
         await self.db.write(queries.mark_sent, email.id, self.server_id, self.clock.now())
         return True

@@ -28,9 +28,11 @@ from meeple.web.errors import http_status
 from meeple.web.guard import InputGuard
 from meeple.web.headers import SecurityHeaders
 from meeple.web.me_socket import ME_SOCKET_PATH, me_socket_route
+from meeple.web.pages import email_pages
 from meeple.web.reconnect_rush import TABLE_SOCKET_PATH, table_socket_route
 from meeple.web.routes import account, analysis, auth, games, puzzles, records, tables, users
 from meeple.web.routes import challenges as challenge_routes
+from meeple.web.routes import email as email_routes
 from meeple.web.routes import me as me_routes
 from meeple.web.routes import notifications as notification_routes
 from meeple.web.routes import streams as stream_routes
@@ -105,6 +107,7 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
 
     app.include_router(auth.router)
     app.include_router(account.router)
+    app.include_router(email_routes.router)
     app.include_router(token_routes.router)
     app.include_router(challenge_routes.router)
     app.include_router(notification_routes.router)
@@ -118,6 +121,7 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
     app.include_router(me_routes.router)
     app.include_router(sockets_router)
     app.include_router(pages.router)
+    app.include_router(email_pages.router)
     for name, folder in BROWSER_DIRS.items():  # games that keep their browser code elsewhere
         app.mount(f"/static/js/games/{name}", StaticFiles(directory=folder), name=f"game-{name}")
     app.mount("/static", StaticFiles(directory=pages.STATIC_DIR), name="static")

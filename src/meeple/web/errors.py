@@ -41,6 +41,9 @@ HTTP_STATUS: dict[str, int] = {
     "account_in_game": 409,
     "not_over": 409,
     "challenge_closed": 409,
+    "email_off": 409,
+    "email_shape": 422,
+    "bad_link": 410,
     "rate_limited": 429,
     "too_many_streams": 429,
 }

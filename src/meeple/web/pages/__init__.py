@@ -55,7 +55,9 @@ def home(request: Request) -> HTMLResponse:
 @router.get("/signin", response_class=HTMLResponse)
 def sign_in(request: Request) -> HTMLResponse:
     """The sign-in form."""
-    return render(request, "account.html", "signin", mode="signin")
+    return render(
+        request, "account.html", "signin", mode="signin", email_enabled=_email_on(request)
+    )
 
 
 @router.get("/signup", response_class=HTMLResponse)
@@ -67,13 +69,19 @@ def sign_up(request: Request) -> HTMLResponse:
 @router.get("/account", response_class=HTMLResponse)
 def account_page(request: Request) -> HTMLResponse:
     """One's own account: change the password, sign out everywhere, download or delete it."""
-    return render(request, "account_page.html", "account")
+    return render(request, "account_page.html", "account", email_enabled=_email_on(request))
 
 
 @router.get("/my-games", response_class=HTMLResponse)
 def my_games(request: Request) -> HTMLResponse:
     """The player's live tables, those waiting for their move first (``/api/me/tables``)."""
     return render(request, "my_games.html", "my-games")
+
+
+def _email_on(request: Request) -> bool:
+    """Whether this server sends email (the pages then offer the email features)."""
+    services = getattr(request.app.state, "services", None)
+    return services is not None and bool(services.settings.email_enabled)
 
 
 @router.get("/rules/{game}", response_class=HTMLResponse)
