@@ -55,6 +55,9 @@ def test_a_short_pool_fills_from_bot_games_marked_so(tmp_path: Path) -> None:
     with running(make_settings(tmp_path, puzzle_pool_target=3)) as server:
         anyone = server.client()
         first = wait_for_puzzles(server, 1)
+        # The server's clock is the test's and stands still: moved on, the puzzles stored
+        # after these come later, as on a running server (ties would fall to the ids).
+        server.advance(1)
         daily = anyone.get("/api/puzzles/summy/daily")
         found = wait_for_puzzles(server, 3)
         assert all(p.from_bots and p.table_id is None and p.game == "summy" for p in found)

@@ -250,10 +250,23 @@ function draw() {
     || (info && info.status === "finished");
 }
 
+/**
+ * A summary fetched while events arrived may predate bots those events seated: it keeps them,
+ * so a bot's number ("casual bot 3") never depends on which answer came back last.
+ */
+function keepNewerBots(fresh, known) {
+  if (!known?.seats || !fresh.seats || (fresh.version ?? 0) >= (known.version ?? 0)) return fresh;
+  const seats = fresh.seats.map((seat, i) => {
+    const bot = known.seats[i]?.bot;
+    return bot && !seat.name && !seat.bot ? { ...seat, bot } : seat;
+  });
+  return { ...fresh, seats, version: known.version };
+}
+
 async function refreshTable() {
   try {
     const answer = await api("GET", routes.table(tableId, invite));
-    info = { ...answer.table, invite_url: answer.invite_url };
+    info = keepNewerBots({ ...answer.table, invite_url: answer.invite_url }, info);
     deadlines = info.deadlines || {};
   } catch (error) {
     say(error.message, "bad");
@@ -285,6 +298,7 @@ function handleEvent(event) {
   // is fetched again (bots fill free seats in order, so their numbers come out the same).
   const free = info?.seats?.[event.seat];
   if (event.kind === "join" && event.data.bot && free && !free.name && !free.bot) free.bot = event.data.bot;
+  if (info && event.version > (info.version ?? 0)) info.version = event.version;
   if (event.kind === "chat") chat(event);
   else log(describeTableEvent(event, seatName, ui));
   if (event.kind === "rematch" && askedRematch) location.href = `/table/${encodeURIComponent(event.data.table_id)}`;
