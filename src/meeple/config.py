@@ -337,6 +337,8 @@ def load_settings(**overrides: Any) -> Settings:
         settings = Settings(**given)
     except ValidationError as exc:
         error = exc.errors()[0]
+        if not error["loc"]:  # a rule between settings: its message names them
+            raise ConfigError(f"bad settings: {error['msg']}") from exc
         name = ".".join(str(part) for part in error["loc"]) or "settings"
         shown = f"MEEPLE_{name.upper()}" if name not in given else f"--{name.replace('_', '-')}"
         raise ConfigError(f"bad setting {shown}: {error['msg']}") from exc

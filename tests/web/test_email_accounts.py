@@ -21,6 +21,7 @@ from tests.support.server_harness import (
 )
 from tests.support.smtp_server import SmtpServer, body_html, body_text, smtp_server
 
+from meeple.config import ConfigError, load_settings
 from meeple.store import emails
 from meeple.tables import outbox
 
@@ -379,3 +380,25 @@ def test_with_smtp_the_pages_offer_email(mailing: LiveServer) -> None:
     assert 'id="email-section"' in ada.http.get("/account").text
     assert 'href="/password/forgot"' in ada.http.get("/signin").text
     assert 'id="forgot-form"' in ada.http.get("/password/forgot").text
+
+
+def test_smtp_without_a_public_address_stops_start_up(tmp_path: Path) -> None:
+    """Links in emails need the site's address: SMTP on without it is a start-up error."""
+    with pytest.raises(ConfigError, match="MEEPLE_SMTP_URL needs MEEPLE_PUBLIC_URL"):
+        load_settings(data_dir=tmp_path, smtp_url="smtp://127.0.0.1:2525")
+    with pytest.raises(ConfigError, match="smtp-url: .*must be smtp://"):
+        load_settings(data_dir=tmp_path, smtp_url="http://mail.example.org")
+
+
+def test_the_address_is_in_the_export_and_goes_with_the_account(
+    mailing: LiveServer, smtp: SmtpServer
+) -> None:
+    """The data export shows the address; deleting the account forgets it and its links."""
+    ada = verified_account(mailing, smtp, "Ada", "ada@example.org")
+    exported = ada.get("/api/account")["email"]
+    assert exported["address"] == "ada@example.org" and exported["verified_at"] is not None
+    ada.post("/api/account/delete", {"password": PASSWORD})
+    assert mailing.services.db.call(emails.users_with_verified, "ada@example.org") == []
+    mailing.client("x").post("/api/password/forgot", {"name_or_email": "ada@example.org"})
+    time.sleep(1.0)
+    assert len(smtp.messages) == 1  # the verification only

@@ -17,6 +17,7 @@ from sqlalchemy import delete, func, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from meeple.store.email_models import EmailAddress, OneTimeLink, OutboxEmail
 from meeple.store.models import (
     DeletedAccount,
     GameTable,
@@ -118,6 +119,9 @@ def account_data(session: Session, user_id: int, now: float) -> dict[str, Any]:
             "solved": puzzle.solved,
         },
         "open_sessions": sessions or 0,
+        "email": None
+        if (address := session.get(EmailAddress, user_id)) is None
+        else {"address": address.address, "verified_at": address.verified_at},
     }
 
 
@@ -154,6 +158,12 @@ def delete_account(session: Session, user_id: int, anonymous: str, at: float) ->
     except IntegrityError as exc:
         raise NameTaken(anonymous) from exc
     session.execute(delete(LoginSession).where(LoginSession.user_id == user_id))
+    # The address goes with the account, and so do its links and the emails not yet sent.
+    session.execute(delete(EmailAddress).where(EmailAddress.user_id == user_id))
+    session.execute(delete(OneTimeLink).where(OneTimeLink.user_id == user_id))
+    session.execute(
+        delete(OutboxEmail).where(OutboxEmail.user_id == user_id, OutboxEmail.status != "sent")
+    )
     seated = select(TableSeat.table_id).where(TableSeat.user_id == user_id)
     events = session.scalars(
         select(TableEvent).where(

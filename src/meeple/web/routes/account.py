@@ -96,6 +96,13 @@ class ExportPuzzleAttempt(BaseModel):
     at: float
 
 
+class ExportEmail(BaseModel):
+    """The account's email address and when it was verified (``None``: not yet)."""
+
+    address: str
+    verified_at: float | None
+
+
 class ExportPuzzleRating(BaseModel):
     """The puzzle rating."""
 
@@ -116,6 +123,7 @@ class AccountExport(BaseModel):
     puzzle_attempts: list[ExportPuzzleAttempt]
     puzzle_rating: ExportPuzzleRating | None
     open_sessions: int = Field(description="sessions signed in now, this one included")
+    email: ExportEmail | None = None
 
 
 def account_holder(user: User) -> User:
