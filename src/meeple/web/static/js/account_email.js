@@ -20,7 +20,7 @@ function showState(state) {
   if (has) {
     $("email-address").textContent = state.address;
     $("email-state").textContent = t(state.verified ? "js.email.verified" : "js.email.unverified");
-    $("email-state").className = state.verified ? "badge ok" : "badge";
+    $("email-state").className = state.verified ? "email-state ok" : "email-state";
     $("email-form").elements.address.value = state.address;
   }
 }
