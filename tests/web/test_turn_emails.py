@@ -265,6 +265,7 @@ def test_many_turns_at_once_become_the_days_digest(server: LiveServer, smtp: Smt
     assert digest["List-Unsubscribe"]
     for table_id in tables[:3]:
         assert f"{server.url}/tables/{table_id}" in links(digest)
+    assert "· alice" in body_text(digest)
     time.sleep(1.5)
     mails = [m for m in smtp.messages if m["To"] == address and "Your turn" in str(m["Subject"])]
     assert len(mails) == 3, [m["Subject"] for m in mails]

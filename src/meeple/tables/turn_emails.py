@@ -27,13 +27,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import select
+
 from meeple.config import Settings
 from meeple.i18n import LANGUAGES, catalog
 from meeple.store import email_choices as choices
 from meeple.store import emails as addresses
 from meeple.store.database import Database
 from meeple.store.email_choices import TurnEmailDue
-from meeple.store.models import User
+from meeple.store.models import Notification, User
 from meeple.tables.clock import Clock
 from meeple.tables.notifications import GAME_FINISHED, YOUR_TURN, Note
 from meeple.tables.outbox import enqueue, render
@@ -63,6 +65,12 @@ def _reader(session: Any, user_id: int) -> Reader:
         lang=choices.language_of(session, user_id) or LANGUAGES[0],
         last_seen_at=None if user is None else user.last_seen_at,
     )
+
+
+def _notes_data(session: Any, note_ids: list[int]) -> dict[int, dict[str, Any]]:
+    """The data of these notifications, by id (the opponents a digest names)."""
+    rows = session.scalars(select(Notification).where(Notification.id.in_(note_ids)))
+    return {row.id: dict(row.data) for row in rows}
 
 
 def _decide_turn(
@@ -178,13 +186,15 @@ class TurnEmails:
     async def _digest(
         self, user_id: int, reader: Reader, today: list[TurnEmailDue], now: float
     ) -> None:
+        data = await self.db.run(_notes_data, [row.note_id for row in today])
         tables: dict[str, dict[str, str]] = {}
         for row in today:
+            opponents = data.get(row.note_id, {}).get("opponents", [])
             tables[row.table_id] = {
                 "game": self._game_name(reader.lang, row.game),
                 "url": self._table_url(row.table_id),
                 "table_id": row.table_id,
-                "opponents": "",
+                "opponents": ", ".join(str(name) for name in opponents),
             }
         day = time.strftime("%Y-%m-%d", time.gmtime(now))
         await self._send(
