@@ -37,6 +37,7 @@ from meeple.web.routes import me as me_routes
 from meeple.web.routes import notifications as notification_routes
 from meeple.web.routes import streams as stream_routes
 from meeple.web.routes import tokens as token_routes
+from meeple.web.routes import unsubscribe as unsubscribe_routes
 from meeple.web.schemas import BotStatsOut, HealthOut
 from meeple.web.services import Services
 from meeple.web.sockets import router as sockets_router
@@ -118,6 +119,7 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
     app.include_router(analysis.router)
     app.include_router(puzzles.router)
     app.include_router(users.router)
+    app.include_router(unsubscribe_routes.router)
     app.include_router(me_routes.router)
     app.include_router(sockets_router)
     app.include_router(pages.router)
