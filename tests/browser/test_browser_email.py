@@ -138,5 +138,17 @@ def test_the_your_turn_emails_link_opens_the_table_and_a_forged_link_is_refused(
     page.goto(unsubscribe)
     page.get_by_role("button", name="Stop these emails").click()
     expect(page.locator("#unsubscribe-done")).to_be_visible()
+    # The account page shows the choice and turns the emails back on.
+    page.goto("/account")
+    your_turn = page.get_by_label("“Your turn” in turn-based games, when I am away")
+    expect(your_turn).not_to_be_checked()
+    expect(page.get_by_label("“Game finished”, with the result, when I am away")).to_be_checked()
+    your_turn.check()
+    expect(page.locator("#email-choices-message")).to_have_text("Saved.")
+    waiter = away if waiting == away_name else mover
+    assert waiter.get("/api/account/email-choices").json()["your_turn"] is True
+    page.reload()
+    expect(page.get_by_label("“Your turn” in turn-based games, when I am away")).to_be_checked()
+    assert untranslated(page) == []
     for client in (mover, away, *players.values()):
         client.close()
