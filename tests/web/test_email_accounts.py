@@ -386,7 +386,7 @@ def test_smtp_without_a_public_address_stops_start_up(tmp_path: Path) -> None:
     """Links in emails need the site's address: SMTP on without it is a start-up error."""
     with pytest.raises(ConfigError, match="MEEPLE_SMTP_URL needs MEEPLE_PUBLIC_URL"):
         load_settings(data_dir=tmp_path, smtp_url="smtp://127.0.0.1:2525")
-    with pytest.raises(ConfigError, match="smtp-url: .*must be smtp://"):
+    with pytest.raises(ConfigError, match=r"smtp-url: .*must be smtp://"):
         load_settings(data_dir=tmp_path, smtp_url="http://mail.example.org")
 
 
