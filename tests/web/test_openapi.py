@@ -68,6 +68,8 @@ EXPECTED = {
     ("delete", "/api/account/email"),
     ("post", "/api/password/forgot"),
     ("post", "/api/password/reset"),
+    ("get", "/api/account/email-choices"),
+    ("put", "/api/account/email-choices"),
 }
 
 
