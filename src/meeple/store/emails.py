@@ -182,12 +182,13 @@ def add_link(
 
 def use_link(session: Session, token_hash: str, purpose: str, now: float) -> tuple[str, Any]:
     """Spend the link: ``("ok", (user_id, address))``, else ``("unknown" | "expired" |
-    "used", None)``. The conditional UPDATE makes two tries at once spend it once."""
+    "used", None)`` (a used link still names its account and address). The conditional
+    UPDATE makes two tries at once spend it once."""
     link = session.get(OneTimeLink, token_hash)
     if link is None or link.purpose != purpose:
         return "unknown", None
     if link.used_at is not None:
-        return "used", None
+        return "used", (link.user_id, link.address)
     if link.expires_at <= now:
         return "expired", None
     result = session.execute(
