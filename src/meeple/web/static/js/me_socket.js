@@ -1,7 +1,8 @@
 // The tab's one socket for the signed-in account (/ws/me): the "your turn" count, the
 // notifications and other lines of the account's channel, pushed by the server.
 // onUserLine(type, fn) calls fn(line) for each line of that type; a late subscriber gets
-// the last one seen at once, so a count shows whatever loaded first.
+// the last one seen at once, so a count shows whatever loaded first. onConnected(fn) calls
+// fn() at each (re)connection, to read again what a page may have missed meanwhile.
 import { wsUrl } from "./api.js";
 
 const PATH = "/ws/me";
@@ -9,6 +10,7 @@ const RETRY_MS = [1000, 2000, 4000, 8000, 16000, 30000];
 const POLICY_VIOLATION = 1008;
 
 const handlers = new Map();
+const connected = [];
 const last = new Map();
 let socket = null;
 let attempt = 0;
@@ -20,6 +22,15 @@ export function onUserLine(type, fn) {
   if (!handlers.has(type)) handlers.set(type, []);
   handlers.get(type).push(fn);
   if (last.has(type)) fn(last.get(type));
+}
+
+/**
+ * Call fn() each time the socket (re)connects, as soon as the server listens to the
+ * account's lines (its first line says so): read again whatever may have come meanwhile,
+ * since a line published before that moment is not relayed.
+ */
+export function onConnected(fn) {
+  connected.push(fn);
 }
 
 function deliver(line) {
@@ -36,7 +47,14 @@ function open() {
   const opened = new WebSocket(wsUrl(PATH));
   socket = opened;
   opened.onopen = () => { attempt = 0; };
+  let first = true;
   opened.onmessage = (message) => {
+    if (first) {
+      first = false;
+      for (const fn of connected) {
+        try { fn(); } catch (error) { console.error(error); }
+      }
+    }
     try { deliver(JSON.parse(message.data)); } catch { /* not JSON: skipped */ }
   };
   opened.onclose = (event) => {
