@@ -20,7 +20,7 @@ PHONE_390 = {"width": 390, "height": 844}
 
 
 def turn_table(host: httpx.Client, guest: httpx.Client) -> str:
-    """A started turn-based two-seat table: ``host`` (its creator, seat 0) and ``guest``."""
+    """A started turn-based two-seat table: ``host`` (its creator) and ``guest``."""
     made = host.post("/api/tables", json={"game": "summy", "seats": 2, "pace": "turn"})
     assert made.status_code == 201, made.text
     table_id: str = made.json()["table"]["id"]
@@ -49,9 +49,13 @@ def test_the_header_counts_my_turns_live_and_the_page_lists_them_first(
         cookies.set(cookie["name"], cookie["value"])
     bob = token_client(live, cookies)
     try:
-        # Two games where Alice (the creator) moves first: nothing for Bob yet.
+        # Two games, each waiting for Alice (Bob makes the first move where the deal
+        # gave it to him): nothing for Bob yet.
         first = turn_table(alice, bob)
         second = turn_table(alice, bob)
+        for table_id in (first, second):
+            move_if_due(bob, table_id, "bob-opening")
+        expect(page.locator("#my-turns-count")).to_be_hidden()
         # Alice moves at the first: the page's header says it is Bob's turn, without a reload.
         assert move_if_due(alice, first, "alice")
         expect(page.locator("#my-turns-count")).to_have_text("1")
