@@ -3,7 +3,7 @@
 // challenges). Opening the list marks what it shows read.
 import { api } from "./api.js";
 import { el, lang, t } from "./i18n.js";
-import { onUserLine } from "./me_socket.js";
+import { onConnected, onUserLine } from "./me_socket.js";
 
 const ROUTE = "/api/notifications";
 const SHOWN = 30;
@@ -102,20 +102,32 @@ function open(wanted) {
   markShownRead();
 }
 
+const heardLive = []; // what this page's socket relayed: a list read meanwhile may predate it
+
 async function load() {
   const page = await api("GET", `${ROUTE}?limit=${SHOWN}`);
   notes = page.notifications;
   unread = page.unread;
   loaded = true;
+  for (const note of heardLive) add(note);
   paintCount();
   if (isOpen()) { paintList(); markShownRead(); }
 }
 
-function heard(line) {
-  const note = line.notification;
-  if (!loaded || !note || notes.some((known) => known.id === note.id)) return;
+/** One notification more, unless the list holds it already. */
+function add(note) {
+  if (notes.some((known) => known.id === note.id)) return;
   notes.unshift(note);
   if (!note.read) unread += 1;
+}
+
+function heard(line) {
+  const note = line.notification;
+  if (!note) return;
+  heardLive.push(note);
+  if (heardLive.length > SHOWN) heardLive.shift();
+  if (!loaded) return; // the list being read takes it in
+  add(note);
   paintCount();
   if (isOpen()) { paintList(); markShownRead(); }
 }
@@ -133,4 +145,7 @@ if ($("notif")) {
   document.addEventListener("meeple:user", (event) => userKnown(event.detail));
   document.addEventListener("meeple:signed-in", (event) => userKnown(event.detail));
   onUserLine("notification", heard);
+  // A notification made before this tab's socket listened (or while it reconnected) is not
+  // relayed: each (re)connection reads the list again.
+  onConnected(() => { if (!$("notif").hidden) load().catch((error) => console.error(error)); });
 }
