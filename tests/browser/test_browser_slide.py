@@ -15,10 +15,11 @@ pytestmark = pytest.mark.browser
 def create_slide_table(page: Page) -> str:
     """Fill in the create-table form for 2-player Slide with the second seat open."""
     page.goto("/")
-    page.get_by_label("Slide").check()
-    page.get_by_label("Number of seats").fill("2")
-    page.get_by_label("Seat 2").select_option("open")
-    page.get_by_role("button", name="Create the table").click()
+    form = page.locator("#create-form")
+    form.get_by_label("Slide").check()
+    form.get_by_label("Number of seats").fill("2")
+    form.get_by_label("Seat 2").select_option("open")
+    form.get_by_role("button", name="Create the table").click()
     page.wait_for_url("**/table/*")
     expect(page.get_by_role("heading", name="Waiting for players")).to_be_visible()
     return page.url.rsplit("/", 1)[1]
@@ -62,7 +63,7 @@ def test_two_browsers_play_a_whole_slide_game(new_page: NewPage) -> None:
     # The sound is on by default, with a mute in sight; notifications wait to be asked for.
     expect(alice.get_by_role("button", name="Mute")).to_be_visible()
     expect(alice.get_by_role("button", name="Mute")).to_have_attribute("aria-pressed", "false")
-    expect(alice.get_by_label("Notifications")).not_to_be_checked()
+    expect(alice.get_by_role("checkbox", name="Notifications")).not_to_be_checked()
     alice.get_by_placeholder("Write a message").fill("good luck <b>Bob</b>")
     alice.get_by_role("button", name="Send").click()
     expect(bob.locator("#chat")).to_contain_text("good luck <b>Bob</b>")

@@ -61,6 +61,8 @@ EXPECTED = {
     ("get", "/api/stream/game/{table_id}"),
     ("get", "/api/bots/online"),
     ("get", "/api/me/tables"),
+    ("get", "/api/notifications"),
+    ("post", "/api/notifications/read"),
     ("post", "/api/account/bot"),
     ("get", "/api/health"),
     ("get", "/api/account/email"),
