@@ -28,7 +28,7 @@ from meeple.tables.lobby import LobbyNews
 from meeple.tables.log import OPEN, LogEvent, SeatInfo
 from meeple.tables.persist import seat_row
 from meeple.tables.registry import TableRegistry
-from meeple.tables.spec import TableSpec, check_game, check_spec
+from meeple.tables.spec import CheckedSpec, TableSpec, check_game, check_spec
 from meeple.tables.table import Table, TableInfo, channel, reset_for_rematch
 from meeple.tables.writes import Writes
 
@@ -59,21 +59,7 @@ class Matchmaking:
     async def create(self, user_id: int, user_name: str, spec: TableSpec) -> Table:
         """Open a new table for ``spec``; the creator sits unless the spec says not."""
         checked = check_spec(spec)
-        info = TableInfo(
-            id=new_table_id(),
-            game=spec.game,
-            options=checked.options,
-            seed=secrets.randbits(62),
-            seat_count=spec.seats,
-            private=spec.private,
-            invite_token=secrets.token_urlsafe(18),
-            rated=spec.rated,
-            pace=spec.pace,
-            move_seconds=checked.move_seconds,
-            creator_id=user_id,
-            auto_start=spec.auto_start,
-            created_at=self.clock.now(),
-        )
+        info = self._new_info(new_table_id(), spec, checked, user_id, spec.auto_start)
         seats: list[SeatInfo] = []
         for seat in range(spec.seats):
             if seat in spec.bots:
@@ -94,7 +80,26 @@ class Matchmaking:
         free = [seat for seat in range(spec.seats) if seat not in spec.bots]
         if len(free) != len(players):
             raise TableError("bad_seats", f"{len(players)} players for {len(free)} free seats")
-        info = TableInfo(
+        info = self._new_info(table_id, spec, checked, creator_id, True)
+        seated = dict(zip(free, players, strict=True))
+        seats = [
+            SeatInfo(seat, user_id=seated[seat][0], name=seated[seat][1])
+            if seat in seated
+            else SeatInfo(seat, name=f"bot ({spec.bots[seat]})", bot_level=spec.bots[seat])
+            for seat in range(spec.seats)
+        ]
+        return await self._open(info, seats)
+
+    def _new_info(
+        self,
+        table_id: str,
+        spec: TableSpec,
+        checked: CheckedSpec,
+        creator_id: int,
+        auto_start: bool,
+    ) -> TableInfo:
+        """A new table's fixed facts: ``spec`` as checked, a fresh seed and invite token."""
+        return TableInfo(
             id=table_id,
             game=spec.game,
             options=checked.options,
@@ -106,17 +111,9 @@ class Matchmaking:
             pace=spec.pace,
             move_seconds=checked.move_seconds,
             creator_id=creator_id,
-            auto_start=True,
+            auto_start=auto_start,
             created_at=self.clock.now(),
         )
-        seated = dict(zip(free, players, strict=True))
-        seats = [
-            SeatInfo(seat, user_id=seated[seat][0], name=seated[seat][1])
-            if seat in seated
-            else SeatInfo(seat, name=f"bot ({spec.bots[seat]})", bot_level=spec.bots[seat])
-            for seat in range(spec.seats)
-        ]
-        return await self._open(info, seats)
 
     async def _open(self, info: TableInfo, seats: list[SeatInfo]) -> Table:
         seats = await mark_bot_accounts(self.db, seats)
