@@ -1,9 +1,9 @@
-"""Build the optional compiled core of the Summy move generator.
+"""Build the optional compiled cores (the Summy move generator, the Slide play-outs).
 
-Everything else is in ``pyproject.toml``. The extension is optional: where no C
-compiler is found (or it fails), ``pip install`` goes on without it and the
-move generator uses its pure-Python search, which is the reference. Set
-``MEEPLE_NO_COMPILE=1`` to skip it on purpose.
+Everything else is in ``pyproject.toml``. The extensions are optional: where no C
+compiler is found (or it fails), ``pip install`` goes on without them and the
+pure-Python code, which is the reference, serves. Set
+``MEEPLE_NO_COMPILE=1`` to skip them on purpose.
 """
 
 import os
@@ -16,6 +16,14 @@ if os.environ.get("MEEPLE_NO_COMPILE", "") in ("", "0"):
         Extension(
             "meeple.games.summy._movegen_c",
             ["src/meeple/games/summy/_movegen_c.c"],
+            extra_compile_args=["-O2"],
+            optional=True,
+        )
+    )
+    extensions.append(
+        Extension(
+            "meeple.bots._slide_playout_c",
+            ["src/meeple/bots/_slide_playout_c.c"],
             extra_compile_args=["-O2"],
             optional=True,
         )

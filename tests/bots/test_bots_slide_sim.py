@@ -14,11 +14,12 @@ import random
 
 import pytest
 
+from meeple.bots import slide_sim
 from meeple.bots.slide_eval import visible_score
-from meeple.bots.slide_sim import World, final_points, pick, take
+from meeple.bots.slide_sim import World, final_points, pick, play_out_python, take
 from meeple.games import get_game
 from meeple.games.slide.actions import Reveal, Take
-from meeple.games.slide.grid import cell_index, final_tally
+from meeple.games.slide.grid import cell_index, final_tally, index_cell
 from meeple.games.slide.state import DRAFT, NO_SEAT, OVER, ROUNDS, State
 
 SLIDE = get_game("slide")
@@ -74,6 +75,34 @@ def test_the_simulation_steps_like_the_engine(deal: int) -> None:
         if state.phase != OVER:
             assert_same(world, state)
     assert [final_points(grid) for grid in world.grids] == list(state.deal_scores[0])
+
+
+@pytest.mark.parametrize("deal", range(10))
+def test_a_play_out_replayed_through_the_engine_scores_the_same(
+    deal: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every reveal and take of a reference play-out is legal; the engine agrees on the points."""
+    players = 2 + deal % 5
+    options = {**SLIDE.default_options(players), "lowest_reveal_starts": deal % 2 == 0}
+    state = SLIDE.setup(options, seed=2000 + deal)
+    played: list[tuple[int, Reveal | Take]] = []
+
+    def record_pick(world: World, seat: int, cell: int) -> None:
+        played.append((seat, Reveal(index_cell(cell))))
+        pick(world, seat, cell)
+
+    def record_take(world: World, value: int, side: str) -> None:
+        played.append((world.to_take[0], Take(value, side)))  # type: ignore[arg-type]
+        take(world, value, side)
+
+    monkeypatch.setattr(slide_sim, "pick", record_pick)
+    monkeypatch.setattr(slide_sim, "take", record_take)
+    points = play_out_python(world_at_start(state), seed=deal)
+    for seat, action in played:
+        assert action in SLIDE.legal_actions(state, seat)
+        state, _events = SLIDE.apply(state, seat, action)
+    assert state.phase == OVER
+    assert points == list(state.deal_scores[0])
 
 
 def test_the_bots_estimate_of_a_face_up_grid_is_the_engines_score() -> None:

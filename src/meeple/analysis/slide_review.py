@@ -139,7 +139,7 @@ def value_of(
         deal_rng = random.Random(deal)
         world = determinize(seen, deal_rng)
         apply(world)
-        points.append(play_out(world, deal_rng)[seen.seat])
+        points.append(play_out(world, deal_rng.getrandbits(64))[seen.seat])
     error = statistics.stdev(points) / math.sqrt(len(points)) if len(points) > 1 else 0.0
     return Option(action, statistics.fmean(points), error)
 

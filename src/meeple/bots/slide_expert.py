@@ -109,6 +109,6 @@ def playout_margin(
     deal_rng = random.Random(deal_seed)
     world = determinize(seen, deal_rng)
     apply(world, candidate)
-    points = play_out(world, deal_rng)
+    points = play_out(world, deal_rng.getrandbits(64))
     mine = points[seen.seat]
     return mine - min(p for s, p in enumerate(points) if s != seen.seat)

@@ -9,6 +9,10 @@ The deal is kept mutable for speed, but slides cards in and scores with the
 engine's own functions (``slide_in``, ``with_hole``, ``final_tally``);
 ``tests/bots/test_bots_slide_sim.py`` checks, action by action over random
 deals, that the reveal, take and round steps here match the engine's.
+
+The play-out itself has an optional compiled core (``_slide_playout_c``) that
+gives exactly :func:`play_out_python`'s points; :func:`play_out` runs the
+engine chosen in :mod:`meeple.bots.slide_playout_engine`.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import random
 from dataclasses import dataclass
 
 from meeple.bots.slide_eval import best_take, visible_score
+from meeple.bots.slide_playout_engine import compiled_play_out
 from meeple.bots.slide_view import SlideSeen
 from meeple.games.slide.grid import Grid, final_tally, slide_in, with_hole
 
@@ -106,8 +111,56 @@ def take(world: World, value: int, side: str) -> None:
         world.first = (world.first + 1) % world.players
 
 
-def play_out(world: World, rng: random.Random) -> list[int]:
-    """Play the deal to its end (random reveals, greedy takes); final points per seat."""
+MASK64 = (1 << 64) - 1
+
+
+def reveal_draw(state: int) -> tuple[int, int]:
+    """One splitmix64 step: ``(new state, draw)``, all mod 2**64.
+
+    The play-outs' reveals come from this tiny generator because the compiled
+    core computes it bit for bit the same, so both engines play the same deal.
+
+    >>> reveal_draw(0)[1] == 0xE220A8397B1DCDAF
+    True
+    """
+    state = (state + 0x9E3779B97F4A7C15) & MASK64
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return state, z ^ (z >> 31)
+
+
+def play_out(world: World, seed: int) -> list[int]:
+    """Play the deal to its end (reveals drawn from ``seed``, greedy takes); final points per seat.
+
+    Runs the compiled core when it is the engine in use
+    (:mod:`meeple.bots.slide_playout_engine`), else :func:`play_out_python`;
+    both give the same points. ``world`` is used up: its state afterwards is
+    not specified.
+    """
+    compiled = compiled_play_out()
+    if compiled is None:
+        return play_out_python(world, seed)
+    return list(
+        compiled(
+            world.players,
+            world.rounds,
+            world.round,
+            -1 if world.first is None else world.first,
+            world.grids,
+            world.pool,
+            world.to_take,
+            world.picks,
+            seed,
+        )
+    )
+
+
+def play_out_python(world: World, seed: int) -> list[int]:
+    """The reference play-out: seats reveal in order, a random face-down cell each
+    (``down[draw % len(down)]`` with :func:`reveal_draw` from ``seed``); takers take
+    :func:`best_take` by :func:`greedy_score`. Final points per seat."""
+    state = seed & MASK64
     while True:
         if world.to_take:
             seat = world.to_take[0]
@@ -121,7 +174,8 @@ def play_out(world: World, rng: random.Random) -> list[int]:
                 break
             if world.picks[seat] < 0:
                 down = [i for i, c in enumerate(world.grids[seat]) if c < 0]
-                pick(world, seat, rng.choice(down))
+                state, draw = reveal_draw(state)
+                pick(world, seat, down[draw % len(down)])
     return [final_points(grid) for grid in world.grids]
 
 
