@@ -12,7 +12,7 @@ import time
 import pytest
 from bots_helpers import states_to_act
 
-from meeple.bots import get_bot, slide_expert, summy_expert
+from meeple.bots import get_bot, slide_expert, slide_playout_engine, summy_expert
 from meeple.games import get_game
 
 SLACK_S = 0.6
@@ -52,5 +52,20 @@ def test_planned_work_fits_the_budget(game_name: str, level: str, budget_s: floa
 def test_the_clock_stops_a_search_planned_too_big(
     game_name: str, module: object, rate: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(module, rate, getattr(module, rate) * 1000)
+    planned = getattr(module, rate)
+    if isinstance(planned, dict):  # one rate per engine
+        monkeypatch.setattr(module, rate, {name: r * 1000 for name, r in planned.items()})
+    else:
+        monkeypatch.setattr(module, rate, planned * 1000)
     assert slowest_move(game_name, "expert", 0.2) <= 0.2 + SLACK_S
+
+
+def test_the_slide_expert_plans_for_the_python_play_out_too() -> None:
+    """Where the compiled play-out is not built, the expert plans far fewer play-outs
+    (the Python play-out is ~30x slower) and still answers within its budget."""
+    before = slide_playout_engine.engine()
+    slide_playout_engine.use_engine("python")
+    try:
+        assert slowest_move("slide", "expert", 0.3) <= 0.3 + SLACK_S
+    finally:
+        slide_playout_engine.use_engine(before)

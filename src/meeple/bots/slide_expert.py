@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import TypeVar
 
 from meeple.bots.base import Deadline, SeededBot, view_rng
 from meeple.bots.search import best_by_halving
+from meeple.bots.slide_playout_engine import engine
 from meeple.bots.slide_sim import World, determinize, pick, play_out, take
 from meeple.bots.slide_strong import reveal_scores, take_scores
 from meeple.bots.slide_view import (
@@ -36,15 +38,18 @@ from meeple.games.base import JSON, Seat
 
 T = TypeVar("T")
 
-TAKES_PER_SECOND = 25_000
-"""Play-out takes this bot plans per second of budget: about half of what one
-core of the development machine does, leaving room for a loaded machine."""
+TAKES_PER_SECOND = {"python": 25_000, "compiled": 1_000_000}
+"""Play-out takes this bot plans per second of budget, per play-out engine
+(:mod:`meeple.bots.slide_playout_engine`): about half of what one core of the
+development machine does, leaving room for a loaded machine."""
+
+PLAYOUT_OVERHEAD = {"python": 12, "compiled": 60}
+"""What drawing a deal, copying it and scoring it cost, counted in play-out takes
+(with the compiled play-out, drawing the deal in Python costs more than the
+play-out itself)."""
 
 SHORTLIST = 8
 """How many of the strong-ranked candidates enter the search."""
-
-PLAYOUT_OVERHEAD = 12
-"""What drawing a deal and scoring it cost, counted in play-out takes."""
 
 
 class ExpertSlideBot(SeededBot):
@@ -89,26 +94,44 @@ def search(
     rng: random.Random,
 ) -> T:
     """Successive halving of ``candidates`` over shared determinized play-outs."""
-    rounds_left = seen.rounds - seen.round + 1
-    takes_per_playout = rounds_left * seen.players + PLAYOUT_OVERHEAD
-    playouts = max(len(candidates), int(budget_s * TAKES_PER_SECOND / takes_per_playout))
-    deal_seeds: list[int] = []
+    playouts = max(len(candidates), planned_playouts(seen, budget_s))
+    deals: list[tuple[World, int]] = []
 
     def evaluate(index: int, sample: int) -> float:
-        while len(deal_seeds) <= sample:
-            deal_seeds.append(rng.getrandbits(48))
-        return -playout_margin(seen, candidates[index], apply, deal_seeds[sample])
+        while len(deals) <= sample:
+            deal_rng = random.Random(rng.getrandbits(48))
+            deals.append((determinize(seen, deal_rng), deal_rng.getrandbits(64)))
+        world, seed = deals[sample]
+        return -playout_margin(seen, candidates[index], apply, copy_world(world), seed)
 
     return candidates[best_by_halving(len(candidates), evaluate, playouts, deadline)]
 
 
+def planned_playouts(seen: SlideSeen, budget_s: float) -> int:
+    """How many play-outs fit ``budget_s`` from this point of the deal, with the engine in use."""
+    rounds_left = seen.rounds - seen.round + 1
+    name = engine()
+    takes_per_playout = rounds_left * seen.players + PLAYOUT_OVERHEAD[name]
+    return int(budget_s * TAKES_PER_SECOND[name] / takes_per_playout)
+
+
+def copy_world(world: World) -> World:
+    """A copy of a determinized deal that a play-out may use up (grids are tuples)."""
+    return replace(
+        world,
+        grids=list(world.grids),
+        pool=list(world.pool),
+        to_take=list(world.to_take),
+        picks=list(world.picks),
+    )
+
+
 def playout_margin(
-    seen: SlideSeen, candidate: T, apply: Callable[[World, T], None], deal_seed: int
+    seen: SlideSeen, candidate: T, apply: Callable[[World, T], None], world: World, seed: int
 ) -> float:
-    """The viewer's points minus the best other seat's, after ``candidate`` on one deal."""
-    deal_rng = random.Random(deal_seed)
-    world = determinize(seen, deal_rng)
+    """The viewer's points minus the best other seat's, after ``candidate`` on the deal
+    ``world`` (used up), its reveals drawn from ``seed``."""
     apply(world, candidate)
-    points = play_out(world, deal_rng.getrandbits(64))
+    points = play_out(world, seed)
     mine = points[seen.seat]
     return mine - min(p for s, p in enumerate(points) if s != seen.seat)
