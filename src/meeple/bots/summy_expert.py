@@ -45,19 +45,28 @@ from meeple.games.base import JSON, Seat
 from meeple.games.summy.movegen import best_moves
 from meeple.games.summy.tiles import HAND_SIZE, Move, Position
 
-SEARCHES_PER_SECOND = 160
+SEARCHES_PER_SECOND = 320
 """Best-move searches planned per second of budget; an evaluation takes one
 or two. With the compiled move generator a search takes 1-5 ms, so the plan
-fills about a third of the budget on average and leaves room for a slow one."""
+fills about half the budget on average and leaves room for a slow one."""
 
-SHORTLIST = 4
+SHORTLIST = 6
 """How many of the ``strong`` bot's best candidates enter the Monte Carlo search."""
 
-MARGIN = 4.0
+MARGIN = 6.0
 """Two players, while the stock lasts: only the candidates valued within this
 many points of the best by ``strong`` are searched; a clear best is played
-at once (a handful of samples cannot overturn a clear judgement, only add
-noise to it)."""
+at once (the reply term moves a value by a few points, not more)."""
+
+REPLY_WEIGHT = 0.75
+"""How much the opponent's sampled best reply counts against a move, while a
+full refill is ahead. Fitted on held-out strong-against-strong games
+(``bench/summy_eval_study.py``): the final score difference regressed on a
+move's score, its leave and the mean reply of 6 sampled hands gives the
+reply -0.27; a 6-sample mean is a third signal (its reliability measured
+0.36), so the expected reply, which the search estimates from many samples,
+weighs about -0.75. A full -1 over-counts it: the opponent does not always
+take its best-scoring reply, and it too keeps tiles for later."""
 
 ENDGAME_SAMPLES = 4
 """Opponent hands searched per second of budget once the stock is empty (when
@@ -185,11 +194,11 @@ def outcome(
     gained = candidate.score - tile_cost(seen, len(seen.hand) - len(candidate.kept))
     if seen.opponent() is not None:
         reply = best_moves(position, 1)
+        if seen.stock >= HAND_SIZE:
+            return gained - REPLY_WEIGHT * (reply[0].score if reply else 0) + next_estimate
         if reply:
             gained -= reply[0].score
             position = after_move(position, reply[0], ())
-        if seen.stock >= HAND_SIZE:
-            return gained + next_estimate
     refill = stock[: min(HAND_SIZE - len(candidate.kept), seen.stock)]
     mine = best_moves(Position(position.tiles, position.equations, (*candidate.kept, *refill)), 1)
     return gained + (mine[0].score if mine else 0)
