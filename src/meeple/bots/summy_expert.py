@@ -5,11 +5,12 @@ plus the expected next turn of the tiles kept, discards included while the
 stock lasts). Each sample deals the hidden tiles: the opponent's hand, then
 the stock's order. A candidate's outcome on a sample is
 
-    its score - the opponent's best reply + the bot's next turn,
+    its score - REPLY_WEIGHT x the opponent's best reply + the bot's next turn,
 
 the opponent replying on the table the candidate leaves, with the sampled
-hand. The bot's next turn is the ``strong`` estimate of the tiles kept
-while a full refill is ahead; near the end of the stock and after it, it is
+hand. While a full refill is ahead, the reply weighs ``REPLY_WEIGHT`` (fitted
+on held-out games) and the bot's next turn is the ``strong`` estimate of the
+tiles kept; near the end of the stock and after it, it is
 searched (one turn deeper when few tiles are left): the best placement on
 the table after the reply, with the tiles kept and the sample's refill (none
 once the stock is empty, which is how the end of the game is played). Solo
@@ -52,6 +53,14 @@ fills about half the budget on average and leaves room for a slow one."""
 
 SHORTLIST = 6
 """How many of the ``strong`` bot's best candidates enter the Monte Carlo search."""
+
+SOLO_SHORTLIST = 4
+"""The same, solo, where every evaluation searches the bot's own next turn."""
+
+SOLO_SEARCHES_PER_SECOND = 160
+"""Solo, the searches planned per second of budget: each searches a full hand's
+next turn (slower than a reply), which measured 532 ms mean and 780 ms p95 a
+move at this rate (see docs/bots.md)."""
 
 MARGIN = 6.0
 """Two players, while the stock lasts: only the candidates valued within this
@@ -100,7 +109,8 @@ class ExpertSummyBot(SeededBot):
             return PASS_JSON
         used = len(seen.hand)  # solo, the shortlist already counts what the tiles used cost
         ranked.sort(key=lambda entry: -(entry[0] - tile_cost(seen, used - len(entry[1].kept))))
-        shortlist = ranked[:SHORTLIST]
+        solo = seen.opponent() is None
+        shortlist = ranked[: SOLO_SHORTLIST if solo else SHORTLIST]
         if seen.opponent() is not None and seen.stock > 0:
             shortlist = [entry for entry in shortlist if entry[0] >= ranked[0][0] - MARGIN]
         if len(shortlist) == 1:
@@ -115,8 +125,9 @@ class ExpertSummyBot(SeededBot):
 
         if seen.opponent() is not None and seen.stock == 0:
             return play_the_end(seen, shortlist, rng, budget_s, deadline)
-        searches = 1 if seen.opponent() is None else 2
-        evaluations = max(len(shortlist), int(budget_s * SEARCHES_PER_SECOND / searches))
+        # two players: an evaluation takes one search (the reply) or two (and the next turn)
+        rate = SOLO_SEARCHES_PER_SECOND if solo else SEARCHES_PER_SECOND / 2
+        evaluations = max(len(shortlist), int(budget_s * rate))
         best = best_by_halving(len(shortlist), evaluate, evaluations, deadline)
         return shortlist[best][1].action(seen.hand)
 
@@ -179,12 +190,11 @@ def outcome(
     """The candidate's score, minus the opponent's best reply, plus the bot's next turn.
 
     ``next_estimate`` is the ``strong`` estimate of the next turn, used as it
-    is while a full refill is ahead in a two-player game. (What the table then
-    offers a random hand of the bot's was added here before; it counts much
-    of what the reply already counts with the other sign, and doubled the
-    spread of a sample's outcome: on the tuning deals, seeds 100-299, the
-    expert went from -0.6 +- 4.0 to +1.3 +- 4.0 points a game against
-    ``strong`` without it.)
+    is while a full refill is ahead in a two-player game, where the reply
+    weighs ``REPLY_WEIGHT``. What the table then offers a sampled hand of the
+    bot's is not counted: it added no held-out prediction of the final
+    difference (``bench/summy_eval_study.py``, docs/bots.md) and doubled the
+    spread of a sample's outcome.
     """
     position = seen.position
     if candidate.move is not None:
