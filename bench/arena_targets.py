@@ -1,4 +1,4 @@
-"""Measure the bots against the targets of issue 4 with the arena, and print a table.
+"""Measure the bots against their targets (issues 4 and 32) with the arena, and print a table.
 
 Usage: ``python bench/arena_targets.py [--scale 1.0] [--jobs 2] [--budget-summy 1.0]
 [--budget-slide 1.0] [--only NAME ...] [--out-dir DIR]``
@@ -42,7 +42,8 @@ TARGETS = (
     Target("summy-expert-strong", "summy", "expert,strong", 2, 1000, "expert", "CI low > 50%"),
     Target("summy-solo", "summy", "expert,greedy", 1, 400, "expert", "mean >= 1.15 x greedy"),
     Target("slide-expert-greedy", "slide", "expert,greedy", 2, 1000, "expert", "win >= 65%"),
-    Target("slide-4p", "slide", "expert,greedy*3", 4, 1000, "expert", "win >= 40%"),
+    Target("slide-4p", "slide", "expert,greedy*3", 4, 1000, "expert", "win >= 55%"),
+    Target("slide-6p", "slide", "expert,greedy*5", 6, 1000, "expert", "win >= 35%"),
 )
 
 
