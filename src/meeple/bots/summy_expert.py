@@ -3,7 +3,9 @@
 Candidates: the ``SHORTLIST`` moves the ``strong`` bot values best (score
 plus the expected next turn of the tiles kept, discards included while the
 stock lasts). Each sample deals the hidden tiles: the opponent's hand, then
-the stock's order. A candidate's outcome on a sample is
+the stock's order; after an opponent's placement, the tiles it kept are
+drawn from guesses weighed by how well they explain that placement
+(:mod:`meeple.bots.summy_infer`). A candidate's outcome on a sample is
 
     its score - REPLY_WEIGHT x the opponent's best reply + the bot's next turn,
 
@@ -32,6 +34,7 @@ from collections.abc import Mapping
 from meeple.bots.base import Deadline, SeededBot, view_rng
 from meeple.bots.search import best_by_halving
 from meeple.bots.summy_endgame import DEPTH, line_value
+from meeple.bots.summy_infer import PROPOSALS, draw_with_kept, kept_guesses, last_placement
 from meeple.bots.summy_strong import Candidate, rank_candidates
 from meeple.bots.summy_tactics import should_pass_to_win
 from meeple.bots.summy_view import (
@@ -77,6 +80,10 @@ reply -0.27; a 6-sample mean is a third signal (its reliability measured
 weighs about -0.75. A full -1 over-counts it: the opponent does not always
 take its best-scoring reply, and it too keeps tiles for later."""
 
+GUESS_SHARE = 0.075
+"""The share of the planned searches spent guessing the tiles the opponent kept
+(:mod:`meeple.bots.summy_infer`): 24 of 320 at 1 s, fewer at a shorter budget."""
+
 ENDGAME_SAMPLES = 4
 """Opponent hands searched per second of budget once the stock is empty (when
 the opponent's discards leave its hand uncertain)."""
@@ -116,10 +123,16 @@ class ExpertSummyBot(SeededBot):
         if len(shortlist) == 1:
             return shortlist[0][1].action(seen.hand)
         samples: list[tuple[tuple[str, ...], list[str]]] = []
+        last = last_placement(view, seen) if seen.stock >= HAND_SIZE else None
+        guesses = []
+        if last is not None:
+            proposals = min(PROPOSALS, int(budget_s * SEARCHES_PER_SECOND * GUESS_SHARE))
+            guesses = kept_guesses(seen, last, rng, proposals, deadline)
 
         def evaluate(index: int, sample: int) -> float:
             while len(samples) <= sample:
-                samples.append(draw_sample(seen, rng))
+                drawn = draw_with_kept(seen, guesses, rng) if guesses else draw_sample(seen, rng)
+                samples.append(drawn)
             value, candidate = shortlist[index]
             return outcome(seen, candidate, value - candidate.score, *samples[sample])
 
@@ -127,7 +140,8 @@ class ExpertSummyBot(SeededBot):
             return play_the_end(seen, shortlist, rng, budget_s, deadline)
         # two players: an evaluation takes one search (the reply) or two (and the next turn)
         rate = SOLO_SEARCHES_PER_SECOND if solo else SEARCHES_PER_SECOND / 2
-        evaluations = max(len(shortlist), int(budget_s * rate))
+        # the guesses at the opponent's kept tiles took one search each
+        evaluations = max(len(shortlist), int(budget_s * rate) - len(guesses) // 2)
         best = best_by_halving(len(shortlist), evaluate, evaluations, deadline)
         return shortlist[best][1].action(seen.hand)
 
