@@ -14,6 +14,9 @@ records terms the mover can compute, on the table the move leaves:
 - ``reply_inferred``: the same with the opponent's hand inferred from its last
   action (after a discard of ``k`` tiles it kept ``8 - k`` tiles chosen by
   ``strong``'s keep rule from a sampled hand, and drew ``k``);
+- ``reply_played``: the same with the tiles the opponent kept after its last
+  placement guessed as the expert guesses them (:mod:`meeple.bots.summy_infer`:
+  guesses weighed by how well they explain that placement), else uniform;
 - ``mine``: the mean best score of ``--samples`` sampled hands of the mover's
   on the same table (what the table still offers the mover);
 
@@ -37,6 +40,7 @@ import numpy as np
 from rich.progress import track
 
 from meeple.bots import get_bot
+from meeple.bots.summy_infer import draw_with_kept, kept_guesses, last_placement
 from meeple.bots.summy_leave import draw_refills, hand_value, keep_options, leave_value
 from meeple.bots.summy_view import SummySeen, after_move, kept_after, read_view
 from meeple.games.summy import GAME
@@ -44,7 +48,7 @@ from meeple.games.summy.movegen import best_moves
 from meeple.games.summy.rules import check_placement
 from meeple.games.summy.tiles import HAND_SIZE, Position
 
-TERMS = ("score", "leave", "reply", "reply_inferred", "mine")
+TERMS = ("score", "leave", "reply", "reply_inferred", "reply_played", "mine")
 
 
 def sampled_hands(
@@ -92,6 +96,7 @@ def game_rows(args: tuple[int, int]) -> list[dict[str, float]]:
         record = seen.stock >= HAND_SIZE and len(seen.position.tiles) > 1
         if record:
             rows.append(terms(seen, action, rng, samples, last_discard[1 - seat]))
+            rows[-1].update(played_terms(view, seen, action, rng, samples))
             rows[-1]["turn"] = len(turn_points)
             rows[-1]["seat"] = seat
         before = state.scores[seat]
@@ -132,6 +137,24 @@ def terms(
         "stock": seen.stock,
         "inferable": 0.0 if discarded is None else 1.0,
     }
+
+
+def played_terms(
+    view: dict, seen: SummySeen, action: dict, rng: random.Random, samples: int
+) -> dict[str, float]:
+    """``reply_played`` (see the module's docstring) and whether a placement was read."""
+    last = last_placement(view, seen)
+    if last is None:
+        return {"reply_played": 0.0, "placed_before": 0.0}
+    guesses = kept_guesses(seen, last, rng)
+    hands = [draw_with_kept(seen, guesses, rng)[0] for _ in range(samples)]
+    table = seen.position
+    if action["type"] == "place":
+        placement = GAME.parse_action(action)
+        move = check_placement(table.tiles, table.equations, seen.hand, placement)
+        table = after_move(table, move, ())
+    replies = [best_score(_facing(table, h)) for h in hands]
+    return {"reply_played": float(np.mean(replies)), "placed_before": 1.0}
 
 
 def _facing(position: Position, hand: tuple[str, ...]) -> Position:
@@ -202,10 +225,19 @@ def main() -> None:
         ],
         "opp_next": [["reply"], ["reply_inferred"], ["reply", "reply_inferred"]],
     }
+    played = [r for r in rows if r.get("placed_before")]
+    played_models = {
+        "final_diff": [["score", "leave", "reply"], ["score", "leave", "reply_played"]],
+        "opp_next": [["reply"], ["reply_played"]],
+    }
     print(f"{len(rows)} moves from {len(seeds)} games; held out: seeds >= {cut}")
     for target, term_sets in models.items():
         for chosen in term_sets:
             print(target, json.dumps(held_out(rows, target, chosen, cut)))
+    print(f"after an opponent's placement ({len(played)} moves):")
+    for target, term_sets in played_models.items():
+        for chosen in term_sets:
+            print(target, json.dumps(held_out(played, target, chosen, cut)))
     inferable = [r for r in rows if r["inferable"]]
     print(f"after an opponent's discard ({len(inferable)} moves):")
     for chosen in (["reply"], ["reply_inferred"]):

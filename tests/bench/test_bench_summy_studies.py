@@ -76,6 +76,8 @@ def test_recorded_rows_carry_the_terms_and_what_followed() -> None:
         assert row["score"] >= 0 and row["reply"] >= 0 and row["seed"] == 40007
     # the first recorded move's final difference counts every later turn of both seats
     assert any(row["final_diff"] != 0 for row in rows)
+    # most moves follow an opponent's placement, whose kept tiles are guessed
+    assert any(row["placed_before"] and row["reply_played"] > 0 for row in rows)
 
 
 def test_the_perfect_information_player_plays_a_game_to_its_end() -> None:
