@@ -29,7 +29,6 @@ JS_PREFIXES = ("js.", "game.", "bot.", "pace.", "engine.")
 """The catalog keys the pages' scripts use; only these are sent to the browser."""
 
 
-
 class GameFolders(Mapping[str, BaseLoader]):
     """Each registered game's browser folder as a template loader, by the game's name.
 
