@@ -116,14 +116,7 @@ def terms(
     seen: SummySeen, action: dict, rng: random.Random, samples: int, discarded: int | None
 ) -> dict[str, float]:
     """The terms of the move ``action`` (the strong bot's choice) from ``seen``."""
-    position = seen.position
-    if action["type"] == "place":
-        placement = GAME.parse_action(action)
-        move = check_placement(position.tiles, position.equations, seen.hand, placement)
-        score, kept = move.score, kept_after(seen.hand, move)
-        table = after_move(position, move, ())
-    else:
-        score, kept, table = 0, _without(seen.hand, action["tiles"]), position
+    score, kept, table = after_action(seen, action)
     refills = draw_refills(seen.unseen(), 40, rng)
     uniform = sampled_hands(seen, rng, samples, None)
     inferred = sampled_hands(seen, rng, samples, discarded)
@@ -148,13 +141,19 @@ def played_terms(
         return {"reply_played": 0.0, "placed_before": 0.0}
     guesses = kept_guesses(seen, last, rng)
     hands = [draw_with_kept(seen, guesses, rng)[0] for _ in range(samples)]
-    table = seen.position
-    if action["type"] == "place":
-        placement = GAME.parse_action(action)
-        move = check_placement(table.tiles, table.equations, seen.hand, placement)
-        table = after_move(table, move, ())
+    table = after_action(seen, action)[2]
     replies = [best_score(_facing(table, h)) for h in hands]
     return {"reply_played": float(np.mean(replies)), "placed_before": 1.0}
+
+
+def after_action(seen: SummySeen, action: dict) -> tuple[int, tuple[str, ...], Position]:
+    """The points ``action`` makes, the tiles kept and the table it leaves."""
+    position = seen.position
+    if action["type"] != "place":
+        return 0, _without(seen.hand, action["tiles"]), position
+    placement = GAME.parse_action(action)
+    move = check_placement(position.tiles, position.equations, seen.hand, placement)
+    return move.score, kept_after(seen.hand, move), after_move(position, move, ())
 
 
 def _facing(position: Position, hand: tuple[str, ...]) -> Position:

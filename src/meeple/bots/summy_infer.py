@@ -59,9 +59,7 @@ def last_placement(view: Mapping[str, JSON], seen: SummySeen) -> LastPlacement |
     equations = list(seen.position.equations)
     if run not in equations:
         return None
-    equations.reverse()
-    equations.remove(run)  # the newest equal equation is the move's
-    equations.reverse()
+    equations.remove(run)  # a run is made once: its cells hold a tile each, placed once
     tiles = dict(seen.position.tiles)
     for cell, _tile in placed_cells:
         tiles.pop(cell, None)
