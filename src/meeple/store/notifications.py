@@ -50,6 +50,26 @@ def notifications_of(
     return list(session.scalars(query.order_by(Notification.id.desc()).limit(limit)))
 
 
+def notifications_page(
+    session: Session, user_id: int, limit: int, before: int | None = None
+) -> tuple[list[Notification], int]:
+    """A page of :func:`notifications_of` and the unread count, read as of one moment.
+
+    The count and the newest id come from one statement, and the page is bounded by that
+    id: a notification stored between the two reads is in neither, so a page that relays
+    it live adds it once, where a count taken after the list counted it once too many.
+    """
+    unread, newest = session.execute(
+        select(
+            func.count().filter(Notification.read_at.is_(None)), func.max(Notification.id)
+        ).where(Notification.user_id == user_id)
+    ).one()
+    if newest is None:
+        return [], 0
+    bound = newest + 1 if before is None else min(before, newest + 1)
+    return notifications_of(session, user_id, limit, bound), int(unread or 0)
+
+
 def unread_count(session: Session, user_id: int) -> int:
     """How many of the account's notifications are unread."""
     return int(

@@ -32,8 +32,7 @@ async def list_notifications(
     before: Annotated[int | None, Query(ge=1)] = None,
 ) -> Any:
     """The account's notifications, newest first (``before``: ids below it, the next page)."""
-    rows = await services.db.run(store.notifications_of, user.id, limit, before)
-    unread = await services.db.run(store.unread_count, user.id)
+    rows, unread = await services.db.run(store.notifications_page, user.id, limit, before)
     notes = [Note.of(row).json() for row in rows]
     next_before = rows[-1].id if len(rows) == limit else None
     return {"notifications": notes, "unread": unread, "next_before": next_before}
