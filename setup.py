@@ -14,16 +14,16 @@ extensions = []
 if os.environ.get("MEEPLE_NO_COMPILE", "") in ("", "0"):
     extensions.append(
         Extension(
-            "meeple.games.summy._movegen_c",
-            ["src/meeple/games/summy/_movegen_c.c"],
+            "meeple.games.summy.movegen._movegen_c",
+            ["src/meeple/games/summy/movegen/_movegen_c.c"],
             extra_compile_args=["-O2"],
             optional=True,
         )
     )
     extensions.append(
         Extension(
-            "meeple.bots._slide_playout_c",
-            ["src/meeple/bots/_slide_playout_c.c"],
+            "meeple.games.slide.bots._playout_c",
+            ["src/meeple/games/slide/bots/_playout_c.c"],
             extra_compile_args=["-O2"],
             optional=True,
         )

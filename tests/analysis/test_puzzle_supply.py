@@ -19,9 +19,9 @@ from meeple.analysis.features import cutter_of
 from meeple.store import queries
 from meeple.store.database import Database
 from meeple.store.models import StoredPuzzle
-from meeple.tables.bots import BotPool
 from meeple.tables.clock import SystemClock
-from meeple.tables.puzzle_supply import PuzzleSupply
+from meeple.tables.core.bots import BotPool
+from meeple.tables.study.puzzle_supply import PuzzleSupply
 
 
 def stored(server: LiveServer) -> list[StoredPuzzle]:
@@ -69,7 +69,7 @@ def test_a_short_pool_fills_from_bot_games_marked_so(tmp_path: Path) -> None:
         assert cutter is not None
         for puzzle in found:
             assert cutter.is_answer(puzzle.data["answer"], puzzle.data)
-        supply = server.services.tables.puzzle_supply
+        supply = server.services.puzzle_supply
         assert supply.games >= 1 and supply.puzzles == len(stored(server))
         # Once the pool holds the target the supply stops playing (one game may overshoot).
         games = supply.games
@@ -81,7 +81,7 @@ def test_a_short_pool_fills_from_bot_games_marked_so(tmp_path: Path) -> None:
 def test_with_the_supply_off_no_bot_games_are_played(tmp_path: Path) -> None:
     with running(make_settings(tmp_path, puzzle_pool_target=0)) as server:
         time.sleep(3)
-        assert server.services.tables.puzzle_supply.games == 0
+        assert server.services.puzzle_supply.games == 0
         assert stored(server) == []
         assert server.client().get("/api/puzzles/summy/daily", expect=404)["code"] == "no_puzzle"
 
@@ -91,7 +91,7 @@ def test_public_games_still_add_their_puzzles_beside_the_bots(tmp_path: Path) ->
         wait_for_puzzles(server, 2)
         host = server.client("host")
         host.guest()
-        reviewer = server.services.tables.reviewer
+        reviewer = server.services.reviewer
         # A game cuts a puzzle about one time in four: a public table's review stores its own,
         # marked as not from the server's bot games, whatever the supply did.
         for _ in range(30):

@@ -12,12 +12,12 @@ from pathlib import Path
 from server_harness import Client, LiveServer, make_settings, play_out, running
 from sqlalchemy import func, select
 
-from meeple.analysis.summy_puzzles import Puzzle, puzzle_from_position
+from meeple.games.summy.analysis.puzzles import Puzzle, puzzle_from_position
 from meeple.games.summy.formats import placed_tiles_to_json
 from meeple.games.summy.movegen import legal_moves
 from meeple.store import queries
 from meeple.store.models import PuzzleAttempt
-from meeple.tables.ratings import MODEL, starting_rating
+from meeple.tables.core.ratings import MODEL, starting_rating
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "summy"))
 from summy_positions import fresh_hand_position

@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 from server_harness import Client, LiveServer, run_async
 
-import meeple.analysis.slide_review as slide_review
-from meeple.analysis.summy_review import review_game
+import meeple.games.slide.review as slide_review
 from meeple.games.base import GameRecord
+from meeple.games.summy.analysis.review import review_game
 from meeple.store.models import GameReview
-from meeple.tables.bots import BACKGROUND_NICE, BotPool
+from meeple.tables.core.bots import BACKGROUND_NICE, BotPool
 
 
 def finish_bot_game(client: Client, game: str) -> str:
@@ -55,7 +55,7 @@ def test_a_finished_summy_game_is_reviewed_once_and_served(server: LiveServer) -
     assert sum(s["missed"] for s in review["summary"]) == sum(x["missed"] for x in expected)
     # Stored once: asking again gives the same, and the game was reviewed once.
     assert host.get(f"/api/tables/{table_id}/review") == review
-    assert server.services.tables.reviewer.done == 1
+    assert server.services.reviewer.done == 1
     rows = server.services.db.call(lambda session: session.query(GameReview).count())
     assert rows == 1
     # Anyone who may see the record may see the review.
@@ -136,7 +136,7 @@ def test_a_game_another_server_claimed_is_not_reviewed_here(server: LiveServer) 
         asked.append(job)
         return False
 
-    server.services.tables.reviewer.claim = taken
+    server.services.reviewer.claim = taken
     table_id = finish_bot_game(host, "summy")
     deadline = time.monotonic() + 30
     while not asked:

@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 
-from meeple.bots import LEVELS, get_bot
-from meeple.bots.base import Deadline
+from meeple.bots import get_bot
 from meeple.games import get_game
 from meeple.games.base import Seat
+from meeple.games.kit.bots import LEVELS
+from meeple.games.kit.clock import Deadline
 from meeple.games.slide.hidden import resample_hidden
 from meeple.games.summy import SummyState
 

@@ -12,8 +12,11 @@ import time
 import pytest
 from bots_helpers import states_to_act
 
-from meeple.bots import get_bot, slide_expert, slide_playout_engine, summy_expert
+from meeple.bots import get_bot
 from meeple.games import get_game
+from meeple.games.slide.bots import expert as slide_expert
+from meeple.games.slide.bots import playout_engine as slide_playout_engine
+from meeple.games.summy.bots import expert as summy_expert
 
 SLACK_S = 0.6
 """Allowed overrun for one move: a best-move search or a play-out in flight

@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 
 from meeple.arena.runner import GameSpec, play_game
-from meeple.bots import LEVELS
 from meeple.games import get_game
 from meeple.games.base import GameRecord, replay
+from meeple.games.kit.bots import LEVELS
 
 BUDGET = 0.05
 """The expert's budget here: small, the legality of its choices does not depend on it."""

@@ -17,19 +17,18 @@ from typing import Any, NamedTuple, TypedDict
 
 from pydantic import BaseModel, ConfigDict
 
-from meeple.bots import register_bot
-from meeple.bots.base import SeededBot, view_rng
 from meeple.games import register_game
 from meeple.games.base import (
     JSON,
     BadOptions,
-    Event,
+    Effect,
     GameFeatures,
     IllegalAction,
     Result,
     Seat,
     refuse_unknown_keys,
 )
+from meeple.games.kit.bots import SeededBot, view_rng
 
 PILES = (3, 4, 5)
 
@@ -94,7 +93,7 @@ class NimGame:
             return []
         return [Take(i, n) for i, pile in enumerate(state.piles) for n in range(1, pile + 1)]
 
-    def apply(self, state: NimState, seat: Seat, action: Take) -> tuple[NimState, list[Event]]:
+    def apply(self, state: NimState, seat: Seat, action: Take) -> tuple[NimState, list[Effect]]:
         """Take the counters; taking the last one wins."""
         if state.winner is not None:
             raise IllegalAction("the game is over", "game_over")
@@ -108,7 +107,7 @@ class NimGame:
         piles = list(state.piles)
         piles[action.pile] -= action.count
         winner = seat if sum(piles) == 0 else None
-        event: Event = {"type": "take", "seat": seat, "pile": action.pile, "count": action.count}
+        event: Effect = {"type": "take", "seat": seat, "pile": action.pile, "count": action.count}
         return NimState(tuple(piles), 1 - seat, winner), [event]
 
     def view(self, state: NimState, seat: Seat | None) -> NimView:
@@ -250,6 +249,7 @@ class NimReviewer:
 REVIEWER = NimReviewer()
 
 FEATURES = GameFeatures(
+    bots={"random": f"{__name__}:RandomNimBot", "greedy": f"{__name__}:GreedyNimBot"},
     reviewer=f"{__name__}:REVIEWER",
     commands="meeple_nim_cli",
     stylesheet="game.css",
@@ -257,14 +257,12 @@ FEATURES = GameFeatures(
     rules_page="rules.html",
     picture="picture.svg",
 )
-"""What Nim offers beyond the contract: a review (its browser side is ``review`` in ui.js),
-commands (``meeple nim best``, in ``meeple_nim_cli.py``), and its look, texts, rules page and
-picture, files of ``meeple_nim_browser/``."""
+"""What Nim offers beyond the contract: two bots, a review (its browser side is ``review`` in
+ui.js), commands (``meeple nim best``, in ``meeple_nim_cli.py``), and its look, texts, rules
+page and picture, files of ``meeple_nim_browser/``."""
 
 
 def register() -> None:
-    """Register Nim, its two bots and its browser folder (called by meeple at start-up);
-    the registry finds its ``FEATURES`` next to its ``GAME``."""
+    """Register Nim and its browser folder (called by meeple at start-up); the registry
+    finds its ``FEATURES`` (its bots among them) next to its ``GAME``."""
     register_game("nim", __name__, Path(__file__).parent / "meeple_nim_browser")
-    register_bot("nim", "random", f"{__name__}:RandomNimBot")
-    register_bot("nim", "greedy", f"{__name__}:GreedyNimBot")

@@ -2,7 +2,7 @@
 
 A new site has no public games yet, so no puzzles. The server fills a short
 pool from games its bots play each other in the background worker
-(:mod:`meeple.tables.puzzle_supply`): :func:`play_piece` plays one game on
+(:mod:`meeple.tables.study.puzzle_supply`): :func:`play_piece` plays one game on
 for about a second and hands back the actions so far, so a review waiting
 for the same worker, or the server stopping, never waits behind a whole
 game. Which bots play is the game's to say: its puzzle cutter may name the
@@ -23,9 +23,10 @@ from collections.abc import Sequence
 
 from meeple.analysis.features import cutter_of
 from meeple.arena.runner import MAX_ACTIONS, BotError, GameSpec, bot_seed
-from meeple.bots import Bot, get_bot, levels_for
+from meeple.bots import get_bot, levels_for
 from meeple.games import get_game
 from meeple.games.base import JSON, GameRecord, Seat
+from meeple.games.kit.bots import Bot
 
 
 def puzzle_lineup(game: str) -> tuple[str, ...]:

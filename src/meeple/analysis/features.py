@@ -5,10 +5,11 @@ as ``"module:name"``; this module imports the one asked for and says what it
 must do (the protocols below). Generic code (the reviews, the puzzle and
 analysis routes) asks here and never names a game:
 
->>> reviewer_of("summy").chunk
-4
->>> board_of("slide") is None
+>>> from meeple.games import GAME_NAMES, games_with
+>>> all(reviewer_of(game).chunk >= 1 for game in games_with("reviewer"))
 True
+>>> [game for game in GAME_NAMES if (board_of(game) is None) == (game in games_with("analysis"))]
+[]
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from importlib import import_module
 from typing import Any, Protocol
 
-from meeple.errors import TableError
+from meeple.errors import Code, TableError
 from meeple.games import features_of
 from meeple.games.base import JSON, GameRecord, Seat
 
@@ -97,9 +98,7 @@ def _feature(game: str, feature: str) -> Any:
 def no_feature(game: str, feature: str, what: str) -> TableError:
     """The refusal (404 ``no_feature``) for a game that does not offer ``feature`` (``what``
     says it in words: "analysis board")."""
-    return TableError(
-        "no_feature", f"{game!r} has no {what}", params={"game": game, "feature": feature}
-    )
+    return Code.NO_FEATURE.error(game=game, feature=feature, what=what)
 
 
 def reviewer_of(game: str) -> Reviewer | None:

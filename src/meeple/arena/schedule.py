@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from meeple.arena.runner import GameSpec
-from meeple.bots import LEVELS
 from meeple.games.base import JSON
+from meeple.games.kit.bots import LEVELS
 
 
 class LineupError(ValueError):

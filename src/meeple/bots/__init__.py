@@ -1,42 +1,18 @@
-"""Bots for every game at four levels, behind one interface (:class:`Bot`).
+"""Bots for every registered game, behind one interface (:class:`meeple.games.kit.bots.Bot`).
 
-The game server and the arena call :func:`get_bot` to put a bot in a seat:
-
->>> bot = get_bot("slide", "greedy", seed=7)
->>> (bot.game, bot.level)
-('slide', 'greedy')
+Each game names its own bots, by level, in its ``FEATURES.bots``
+(:class:`meeple.games.GameFeatures`); the game server, the arena and the
+bridge call :func:`get_bot` to put one in a seat, and name no game.
 """
 
 from __future__ import annotations
 
 from importlib import import_module
 
-from meeple.bots.base import LEVEL_LABELS, LEVELS, Bot
+from meeple.games import GAME_NAMES, features_of
+from meeple.games.kit.bots import LEVELS, Bot
 
-__all__ = ["BOT_CLASSES", "LEVELS", "LEVEL_LABELS", "Bot", "get_bot", "levels_for", "register_bot"]
-
-BOT_CLASSES: dict[tuple[str, str], str] = {
-    ("summy", "random"): "meeple.bots.summy_basic:RandomSummyBot",
-    ("summy", "greedy"): "meeple.bots.summy_basic:GreedySummyBot",
-    ("summy", "strong"): "meeple.bots.summy_strong:StrongSummyBot",
-    ("summy", "expert"): "meeple.bots.summy_expert:ExpertSummyBot",
-    ("slide", "random"): "meeple.bots.slide_basic:RandomSlideBot",
-    ("slide", "greedy"): "meeple.bots.slide_basic:GreedySlideBot",
-    ("slide", "strong"): "meeple.bots.slide_strong:StrongSlideBot",
-    ("slide", "expert"): "meeple.bots.slide_expert:ExpertSlideBot",
-}
-"""Where each ``(game, level)`` bot class lives, as ``module:Class`` (imported lazily)."""
-
-
-def register_bot(game: str, level: str, where: str) -> None:
-    """Add the bot of ``game`` at ``level``, a class at ``where`` (``module:Class``).
-
-    A game that is not built in registers at least ``greedy``: the server has
-    a greedy bot move for a player whose clock runs out, and for a seat left.
-    """
-    if level not in LEVELS:
-        raise ValueError(f"unknown bot level {level!r}; levels: {', '.join(LEVELS)}")
-    BOT_CLASSES[(game, level)] = where
+__all__ = ["games_with_bot", "get_bot", "levels_for"]
 
 
 def get_bot(game: str, level: str, seed: int) -> Bot:
@@ -44,11 +20,10 @@ def get_bot(game: str, level: str, seed: int) -> Bot:
 
     ``KeyError`` naming the choices for an unknown game or level.
     """
-    where = BOT_CLASSES.get((game, level))
+    where = features_of(game).bots.get(level)
     if where is None:
-        games = sorted({g for g, _ in BOT_CLASSES})
         raise KeyError(
-            f"no {level!r} bot for {game!r}; games: {', '.join(games)}; levels: {', '.join(LEVELS)}"
+            f"no {level!r} bot for {game!r}; its levels: {', '.join(levels_for(game)) or 'none'}"
         )
     module_name, _, class_name = where.partition(":")
     bot: Bot = getattr(import_module(module_name), class_name)(seed)
@@ -56,9 +31,11 @@ def get_bot(game: str, level: str, seed: int) -> Bot:
 
 
 def levels_for(game: str) -> tuple[str, ...]:
-    """The bot levels ``game`` has, weakest first.
+    """The bot levels ``game`` has, weakest first (in the order of ``LEVELS``)."""
+    own = features_of(game).bots
+    return tuple(level for level in LEVELS if level in own)
 
-    >>> levels_for("summy")
-    ('random', 'greedy', 'strong', 'expert')
-    """
-    return tuple(level for level in LEVELS if (game, level) in BOT_CLASSES)
+
+def games_with_bot(level: str) -> list[str]:
+    """The registered games that have a bot at ``level``."""
+    return [game for game in GAME_NAMES if level in features_of(game).bots]

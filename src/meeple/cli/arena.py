@@ -13,8 +13,8 @@ from rich.console import Console
 from meeple.arena import BotError, LineupError, parse_lineup, run_arena
 from meeple.arena.report import print_summary
 from meeple.arena.schedule import seats_for
-from meeple.cli.common import fail
 from meeple.games import GAME_NAMES, get_game
+from meeple.games.kit.commands import fail
 
 
 def register(subparsers: Any) -> None:

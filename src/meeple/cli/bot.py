@@ -1,6 +1,6 @@
 """``meeple bot run --server URL --token TOKEN``: a bot plays on a meeple server.
 
-It runs any :class:`meeple.bots.base.Bot` through the Bot API (see
+It runs any :class:`meeple.games.kit.bots.Bot` through the Bot API (see
 :mod:`meeple.client.bridge`): a built-in level (``--bot expert``: the game's
 own bot of that level for each table) or your own class (``--module
 my_bot:MyBot``, made with a seed as the arena makes bots). It accepts the
@@ -24,10 +24,10 @@ from typing import Any
 from rich.console import Console
 from rich.logging import RichHandler
 
-from meeple.bots import LEVELS
-from meeple.cli.common import fail
 from meeple.client import MeepleClient, MeepleError
 from meeple.client.bridge import Bridge, BridgeError, Seek, builtin_bots, module_bots
+from meeple.games.kit.bots import LEVELS
+from meeple.games.kit.commands import fail
 
 TOKEN_VARIABLE = "MEEPLE_TOKEN"
 """Where the token is read from when ``--token`` is not given (keeps it out of ``ps``)."""

@@ -1,12 +1,14 @@
 """Pure rules of every game, behind the contract in :mod:`meeple.games.base`.
 
-The registry maps a game's name to the module holding its ``GAME``. Summy and
-Slide are built in; another game registers itself with :func:`register_game`
-(see docs/adding-a-game.md and ``meeple.plugins``).
+The registry maps a game's name to the package holding its ``GAME`` and to
+its browser folder. Summy and Slide are built in, each one package with its
+browser folder inside (``meeple.games.summy``, ``summy/browser/``); another
+game registers itself the same way with :func:`register_game` (see
+docs/adding-a-game.md and ``meeple.plugins``).
 
-What a game offers beyond the contract (a reviewer, a puzzle cutter, an
-analysis board, command-line commands, and its pages' files: stylesheet,
-texts, rules page, picture, analysis page) it declares in a
+What a game offers beyond the contract (its bots, a reviewer, a puzzle
+cutter, an analysis board, command-line commands, and its pages' files:
+stylesheet, texts, rules page, picture, analysis page) it declares in a
 :class:`GameFeatures` named ``FEATURES`` next to its ``GAME``; generic code
 asks :func:`features_of` (and :func:`browser_folder` for the files) and never
 names a game.
@@ -14,7 +16,7 @@ names a game.
 >>> get_game("summy").name
 'summy'
 >>> features_of("summy").reviewer
-'meeple.analysis.summy_review:REVIEWER'
+'meeple.games.summy.analysis.review:REVIEWER'
 """
 
 from __future__ import annotations
@@ -43,17 +45,14 @@ A list that :func:`register_game` extends in place, so every module that
 imported it sees a game registered later.
 """
 
-BROWSER_DIRS: dict[str, Path] = {}
-"""The folder of a registered game's browser code, when it is not in meeple's own."""
+BROWSER_DIRS: dict[str, Path] = {
+    name: Path(__file__).parent / name / "browser" for name in _MODULES
+}
+"""The folder of each registered game's browser code and page files, by the game's name."""
 
-BUILT_IN_BROWSER_ROOT = Path(__file__).parent.parent / "web" / "static" / "js" / "games"
-"""Where a built-in game keeps its browser folder, ``<root>/<game>/`` (served at ``/static``)."""
 
-
-def register_game(name: str, module: str, browser_dir: Path | None = None) -> None:
+def register_game(name: str, module: str, browser_dir: Path) -> None:
     """Add a game: ``module`` holds its ``GAME``; ``browser_dir`` its ``ui.js`` and page files.
-
-    ``browser_dir`` is for a game outside meeple (a built-in game's is in meeple's static folder).
 
     Registering the same name with the same module again does nothing.
     """
@@ -62,15 +61,14 @@ def register_game(name: str, module: str, browser_dir: Path | None = None) -> No
     if name not in _MODULES:
         _MODULES[name] = module
         GAME_NAMES.append(name)
-    if browser_dir is not None:
-        BROWSER_DIRS[name] = browser_dir
+    BROWSER_DIRS[name] = browser_dir
 
 
 def browser_folder(name: str) -> Path:
     """The folder of the game ``name``'s browser code and page files (its ``ui.js``, its
-    :class:`GameFeatures` files); served at ``/static/js/games/<name>/`` either way."""
+    :class:`GameFeatures` files), served at ``/static/js/games/<name>/``."""
     get_game(name)  # KeyError naming the choices for an unknown game
-    return BROWSER_DIRS.get(name, BUILT_IN_BROWSER_ROOT / name)
+    return BROWSER_DIRS[name]
 
 
 def get_game(name: str) -> AnyGame:

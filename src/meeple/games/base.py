@@ -7,9 +7,10 @@ the global random generator. Everything random comes from the seed given to
 
 Actions cross every boundary (server, CLI, bots, records) as JSON-able dicts;
 each game parses them with ``parse_action`` and writes them with
-``action_json``. Events returned by ``apply`` are *public*: they never hold a
-secret (a hand, a drawn tile, a face-down value, a pending pick), so they may be
-broadcast to every seat and spectator as they are. What a seat may know is
+``action_json``. The effects ``apply`` returns (a table's action event carries
+them as its ``events``) are *public*: they never hold a secret (a hand, a drawn
+tile, a face-down value, a pending pick), so they may be broadcast to every seat
+and spectator as they are. What a seat may know is
 only ever given by ``view``.
 """
 
@@ -28,8 +29,9 @@ JSON: TypeAlias = Any
 Seat: TypeAlias = int
 """A seat number, 0-based, in clockwise order."""
 
-Event: TypeAlias = dict[str, JSON]
-"""A public description of what an action did, e.g. ``{"type": "place", ...}``."""
+Effect: TypeAlias = dict[str, JSON]
+"""A public description of what an action did, e.g. ``{"type": "place", ...}``: the game's
+own part of the table's action event (its ``events``), not an event of the table."""
 
 
 class Refusal(ValueError):
@@ -168,8 +170,8 @@ class Game(Protocol[StateT, ActionT]):
         """Every action ``seat`` may take now, each exactly once."""
         ...
 
-    def apply(self, state: StateT, seat: Seat, action: ActionT) -> tuple[StateT, list[Event]]:
-        """The state after ``seat`` takes ``action``, and its public events.
+    def apply(self, state: StateT, seat: Seat, action: ActionT) -> tuple[StateT, list[Effect]]:
+        """The state after ``seat`` takes ``action``, and its public effects.
 
         Raises :class:`IllegalAction` with a plain-words message naming the
         rule broken; the given state is never changed.
@@ -239,20 +241,44 @@ AnyGame: TypeAlias = Game[Any, Any]
 """A game of any kind, as the registry, the tables and the replay hold it."""
 
 
+@runtime_checkable
+class CountsMoves(Protocol):
+    """A game that says which of its actions are a player's moves (optional).
+
+    The tables count each player's first moves with it: a game a player left (or
+    lost on time) before making them is aborted and rates nobody
+    (:data:`meeple.tables.core.ratings.FIRST_MOVES`). In a game that does not say, every
+    action is a move.
+    """
+
+    def is_move(self, action: JSON) -> bool:
+        """Whether ``action`` (its JSON form, as :meth:`Game.action_json` wrote it) is a move."""
+        ...
+
+
+def is_move(game: AnyGame, action: JSON) -> bool:
+    """Whether ``action`` is one of a player's moves in ``game`` (:class:`CountsMoves`)."""
+    return game.is_move(action) if isinstance(game, CountsMoves) else True
+
+
 @dataclass(frozen=True)
 class GameFeatures:
     """What a game offers beyond the contract: code as ``"module:name"``, pages' files by name.
 
-    The code (``reviewer`` to ``commands``) is imported when asked; its modules
-    live with the game (its own folders, or ``meeple.analysis`` for the
-    built-in games' reviewers, which consult their bots: the games layer
-    imports nothing above it, so it names them instead). The rest
-    (``stylesheet`` to ``analysis_page``) are files in the game's browser
-    folder (:func:`meeple.games.browser_folder`), read by the pages. ``None``
-    (the default) means the game does not offer it; its browser side is
-    optional exports of the game's ``ui.js`` (docs/adding-a-game.md).
+    The code (``bots`` to ``commands``) is imported when asked; its modules
+    live with the game, in its own package (what they share with meeple's
+    generic layers is in :mod:`meeple.games.kit`). The rest (``stylesheet``
+    to ``analysis_page``) are files in the game's browser folder
+    (:func:`meeple.games.browser_folder`), read by the pages. ``None`` (the
+    default) means the game does not offer it; its browser side is optional
+    exports of the game's ``ui.js`` (docs/adding-a-game.md).
     """
 
+    bots: Mapping[str, str] = field(default_factory=dict)
+    """Its bots by level (``meeple.games.kit.bots.LEVELS``), each a class ``"module:Class"``
+    made as ``Class(seed)`` (a ``meeple.games.kit.bots.Bot``); ``meeple.bots.get_bot``
+    makes them. At least ``greedy``: the server has a greedy bot move for a player whose
+    clock runs out, and for a seat left."""
     reviewer: str | None = None
     """Reviews a finished game action by action (``meeple.analysis.features.Reviewer``);
     the replay page shows its lines."""

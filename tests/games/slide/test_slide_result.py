@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from slide_helpers import fresh, grid, last_round, random_step
 
-from meeple.games.base import Event
+from meeple.games.base import Effect
 from meeple.games.slide import GAME, State, Take
 from meeple.games.slide.grid import final_tally
 from meeple.games.slide.state import deal_grids, parse_options
@@ -21,10 +21,10 @@ TWELVE_IN_4 = "8 8 _ 1  7 7 2 9  6 6 4 10  3 3 5 10"
 FOURTEEN = "8 8 _ 1  7 7 2 9  6 6 4 10  3 3 7 10"
 
 
-def finish(pre_grids: list[str], first: int = 0, **fields: Any) -> tuple[State, list[Event]]:
+def finish(pre_grids: list[str], first: int = 0, **fields: Any) -> tuple[State, list[Effect]]:
     """Play round 16's takes (every seat takes a 9 from the right); the state and events."""
     state = last_round(pre_grids, [9] * len(pre_grids), first, **fields)
-    events: list[Event] = []
+    events: list[Effect] = []
     for i in range(len(pre_grids)):
         state, new_events = GAME.apply(state, (first + i) % len(pre_grids), Take(9, "right"))
         events.extend(new_events)

@@ -8,7 +8,7 @@ import random
 import pytest
 from slide_helpers import act, fresh, random_step
 
-from meeple.games.base import Event
+from meeple.games.base import Effect
 from meeple.games.slide import GAME, State
 from meeple.games.slide.hidden import resample_hidden, unseen_cards
 
@@ -90,7 +90,7 @@ def test_random_games_never_leak_hidden_information(players: int) -> None:
     assert resampled_differently > 0  # the check above had something to catch
 
 
-def public(events: list[Event]) -> list[Event]:
+def public(events: list[Effect]) -> list[Effect]:
     """Events without the first player of a new deal (drawn from cards nobody has seen)."""
     return [{k: v for k, v in e.items() if e["type"] != "new_deal" or k != "first_player"}
             for e in events]  # fmt: skip

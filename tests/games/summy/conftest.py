@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from meeple.games.summy import movegen_engine
+from meeple.games.summy.movegen import engine as movegen_engine
 
 
 @pytest.fixture(params=movegen_engine.ENGINES)

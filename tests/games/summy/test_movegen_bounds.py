@@ -7,9 +7,9 @@ import pytest
 from meeple.games.base import Refusal
 from meeple.games.summy.formats import REACH, FormatError, position_from_json
 from meeple.games.summy.movegen import best_moves, legal_moves
-from meeple.games.summy.movegen_solve import clear_caches
-from meeple.games.summy.movegen_stop import SearchStopped
-from meeple.games.summy.movegen_windows import line_stretches, lines, sealed_by_line
+from meeple.games.summy.movegen.solve import clear_caches
+from meeple.games.summy.movegen.stop import SearchStopped
+from meeple.games.summy.movegen.windows import line_stretches, lines, sealed_by_line
 from meeple.games.summy.tiles import DIRECTIONS, Position
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from meeple.games.summy.movegen import best_moves, legal_moves
-from meeple.games.summy.movegen_solve import _search, solve
+from meeple.games.summy.movegen.solve import _search, solve
 from meeple.games.summy.tiles import Cell, Equation, Placement, Position
 
 pytestmark = pytest.mark.usefixtures("summy_engine")

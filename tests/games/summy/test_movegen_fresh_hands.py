@@ -15,9 +15,9 @@ import pytest
 from summy_positions import fresh_hand_position
 from test_movegen import brute_force
 
-from meeple.games.summy import movegen_engine
 from meeple.games.summy.movegen import best_moves, legal_moves
-from meeple.games.summy.movegen_solve import HOLE, _search, solve
+from meeple.games.summy.movegen import engine as movegen_engine
+from meeple.games.summy.movegen.solve import HOLE, _search, solve
 from meeple.games.summy.tiles import Move, Position
 
 # (seed, hand size, how many "=" in the hand or None for a random draw)
@@ -84,7 +84,7 @@ def test_the_engines_agree_on_eight_tile_fresh_hands(seed: int) -> None:
 def test_the_compiled_core_hands_back_what_it_cannot_do_exactly() -> None:
     """A stretch beyond the core's 128-bit arithmetic is searched by the Python reference."""
     both_engines()
-    from meeple.games.summy import _movegen_c
+    from meeple.games.summy.movegen import _movegen_c
 
     pattern = "9" * 30 + "x" + "9" * 7 + "=" + HOLE * 8
     assert _movegen_c.search(pattern, "0123=", -1) is None
@@ -111,7 +111,7 @@ def test_the_environment_variable_picks_the_engine(setting: str, expected: str) 
     import subprocess
     import sys
 
-    code = "from meeple.games.summy import movegen_engine as e; print(e.engine())"
+    code = "from meeple.games.summy.movegen import engine as e; print(e.engine())"
     env = {**os.environ, movegen_engine.ENGINE_VARIABLE: setting}
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     if expected == "compiled-if-built":

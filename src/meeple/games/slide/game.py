@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from meeple.games.base import JSON, Event, IllegalAction, Result, Seat
+from meeple.games.base import JSON, Effect, IllegalAction, Result, Seat
 from meeple.games.slide import hidden, rules
 from meeple.games.slide.actions import Action, action_json, parse_action
 from meeple.games.slide.state import MAX_PLAYERS, MIN_PLAYERS, State, new_state, parse_options
@@ -58,7 +58,7 @@ class SlideGame:
         """Reveals of each face-down cell, or takes of each distinct pool value and side."""
         return rules.legal_actions(state, seat)
 
-    def apply(self, state: State, seat: Seat, action: Action) -> tuple[State, list[Event]]:
+    def apply(self, state: State, seat: Seat, action: Action) -> tuple[State, list[Effect]]:
         """The next state and its public events; :class:`IllegalAction` naming the rule."""
         if not isinstance(state, State):
             raise IllegalAction("this is not a Slide game state")
@@ -79,6 +79,16 @@ class SlideGame:
     def action_json(self, action: Action) -> JSON:
         """The JSON form of an action."""
         return action_json(action)
+
+    def is_move(self, action: JSON) -> bool:
+        """A take is a move: a player's turn in the draft. The reveal before it is the
+        round's simultaneous pick, made by everyone at once, not a turn of one's own.
+
+        >>> GAME.is_move({"type": "take", "value": 7, "side": "left"}), GAME.is_move(
+        ...     {"type": "reveal", "cell": [1, 2]})
+        (True, False)
+        """
+        return isinstance(action, dict) and action.get("type") == "take"
 
     def resample_hidden(self, state: State, seat: Seat | None, rng: random.Random) -> State:
         """A state differing only in what ``seat`` cannot see (leak tests, sampling bots)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from meeple.games.base import JSON, Event, IllegalAction, Result, Seat, ranks_from_keys
+from meeple.games.base import JSON, Effect, IllegalAction, Result, Seat, ranks_from_keys
 from meeple.games.slide.actions import REVEALS, TAKES, Action, Reveal, Take
 from meeple.games.slide.grid import (
     ENTRIES,
@@ -70,7 +70,7 @@ def _takes(pool: tuple[int, ...], hole: int) -> tuple[Take, ...]:
     return tuple(TAKES[(value, side)] for value in sorted(set(pool)) for side in sides)
 
 
-def apply(state: State, seat: Seat, action: Action) -> tuple[State, list[Event]]:
+def apply(state: State, seat: Seat, action: Action) -> tuple[State, list[Effect]]:
     """The state after ``seat`` acts and its public events; :class:`IllegalAction` if refused."""
     if not 0 <= seat < state.options.players:
         raise IllegalAction(
@@ -85,7 +85,7 @@ def apply(state: State, seat: Seat, action: Action) -> tuple[State, list[Event]]
     raise IllegalAction(f"{action!r} is not a Slide action")
 
 
-def _reveal(state: State, seat: Seat, action: Reveal) -> tuple[State, list[Event]]:
+def _reveal(state: State, seat: Seat, action: Reveal) -> tuple[State, list[Effect]]:
     if state.phase != REVEAL:
         raise IllegalAction(
             "the reveal is over: it is the draft, and seat "
@@ -114,7 +114,7 @@ def _reveal(state: State, seat: Seat, action: Reveal) -> tuple[State, list[Event
             cell=f"({row},{col})",
         )
     picks = (*state.picks[:seat], index, *state.picks[seat + 1 :])
-    events: list[Event] = [{"type": "picked", "seat": seat}]
+    events: list[Effect] = [{"type": "picked", "seat": seat}]
     waiting = state.waiting - {seat}
     if waiting:
         return state._replace(picks=picks, waiting=waiting), events
@@ -122,12 +122,12 @@ def _reveal(state: State, seat: Seat, action: Reveal) -> tuple[State, list[Event
 
 
 def _turn_up_picks(
-    state: State, picks: tuple[int, ...], events: list[Event]
-) -> tuple[State, list[Event]]:
+    state: State, picks: tuple[int, ...], events: list[Effect]
+) -> tuple[State, list[Effect]]:
     """Everyone has picked: all picked cards enter the pool at once and leave holes."""
     grids = []
     values = []
-    cards: list[Event] = []
+    cards: list[Effect] = []
     for seat, (grid, index) in enumerate(zip(state.grids, picks, strict=True)):
         value = -grid[index]
         grids.append(with_hole(grid, index))
@@ -152,7 +152,7 @@ def _turn_up_picks(
     return new, events
 
 
-def _take(state: State, seat: Seat, action: Take) -> tuple[State, list[Event]]:
+def _take(state: State, seat: Seat, action: Take) -> tuple[State, list[Effect]]:
     if state.phase != DRAFT:
         raise IllegalAction(
             "it is the reveal: pick a face-down card of your grid first", "reveal_first"
@@ -186,7 +186,7 @@ def _take(state: State, seat: Seat, action: Take) -> tuple[State, list[Event]]:
     at = pool.index(value)
     grids = state.grids
     grids = (*grids[:seat], slide_in(grid, value, side), *grids[seat + 1 :])
-    event: Event = {
+    event: Effect = {
         "type": "take",
         "seat": seat,
         "value": value,
@@ -205,8 +205,8 @@ def _take(state: State, seat: Seat, action: Take) -> tuple[State, list[Event]]:
 
 
 def _end_round(
-    state: State, grids: tuple[tuple[int, ...], ...], events: list[Event]
-) -> tuple[State, list[Event]]:
+    state: State, grids: tuple[tuple[int, ...], ...], events: list[Effect]
+) -> tuple[State, list[Effect]]:
     """The draft is done: the token passes left; after round 16 the deal ends."""
     players = state.options.players
     first = (state.first + 1) % players
@@ -226,7 +226,7 @@ def _end_round(
     return _end_deal(state._replace(grids=grids, first=first, pool=(), turn=NO_SEAT), events)
 
 
-def _end_deal(state: State, events: list[Event]) -> tuple[State, list[Event]]:
+def _end_deal(state: State, events: list[Effect]) -> tuple[State, list[Effect]]:
     """Cancel and score every grid; end the game, or deal again in a match to 100."""
     tallies = [final_tally(grid) for grid in state.grids]
     scores = tuple(t[0] for t in tallies)

@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict
 from meeple.games.base import (
     JSON,
     BadOptions,
-    Event,
+    Effect,
     IllegalAction,
     Preview,
     Result,
@@ -178,11 +178,11 @@ class SummyGame:
 
     def apply(
         self, state: SummyState, seat: Seat, action: Action
-    ) -> tuple[SummyState, list[Event]]:
+    ) -> tuple[SummyState, list[Effect]]:
         """Take a turn; the events say publicly what happened (never which tiles went out)."""
         after = take_turn(state, seat, action)
         assert after.last is not None
-        events: list[Event] = [{**turn_json(after.last), "stock": len(after.stock)}]
+        events: list[Effect] = [{**turn_json(after.last), "stock": len(after.stock)}]
         if after.result is not None:
             events.append({"type": "game_over", "result": after.result.to_json()})
         return after, events
@@ -295,6 +295,15 @@ class SummyGame:
         except IllegalAction as exc:
             return Preview(legal=False, message=str(exc), code=exc.code, params=exc.params)
         return Preview(legal=True, score=move.score, text=move.equation_text)
+
+    def is_move(self, action: JSON) -> bool:
+        """Every action is a move: each one (a placement, a discard or a pass) is a whole
+        turn of its player.
+
+        >>> GAME.is_move({"type": "pass"})
+        True
+        """
+        return True
 
     def action_json(self, action: Action) -> JSON:
         """The JSON form of an action (``parse_action`` reads it back)."""
