@@ -15,11 +15,16 @@ import sys
 from collections.abc import Sequence
 from importlib import import_module
 
-from meeple.cli.common import fail
 from meeple.games import GAME_NAMES, features_of
+from meeple.games.kit.commands import fail
 from meeple.plugins import EXTRA_GAMES_VARIABLE, load_games_from_environment
 
-COMMAND_MODULES: tuple[str, ...] = ("meeple.cli.arena", "meeple.cli.bot", "meeple.cli.serve")
+COMMAND_MODULES: tuple[str, ...] = (
+    "meeple.cli.arena",
+    "meeple.cli.backup",
+    "meeple.cli.bot",
+    "meeple.cli.serve",
+)
 """The command groups that belong to no one game."""
 
 
@@ -32,7 +37,8 @@ def command_modules() -> list[str]:
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser, with every command group registered."""
     parser = argparse.ArgumentParser(
-        prog="meeple", description="Play Summy and Slide: rules, bots and the game server."
+        prog="meeple",
+        description=f"Play {', '.join(GAME_NAMES)}: the rules, bots and the game server.",
     )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for module in command_modules():
