@@ -18,18 +18,18 @@ import statistics
 import time
 
 from meeple.bus.redis import RedisBus
-from meeple.tables.log import LogEvent
+from meeple.tables.core.log import LogEvent
 
 
 def event(table: int, version: int) -> dict[str, object]:
-    """A Slide action's announcement, as a table publishes it (``LogEvent.stored``)."""
+    """A Slide action's announcement, as a table publishes it (``LogEvent.row``)."""
     data = {
         "action": {"kind": "slide", "row": 2, "from": "left"},
         "by": "player",
         "events": [{"type": "slid", "seat": 1, "cards": [3, 7, -2, 11]}],
     }
     announced = LogEvent(version, "action", version % 2, data, at=1764600000.0 + version)
-    return announced.stored()
+    return announced.row(f"t{table}")
 
 
 async def run_once(url: str, channels: int, messages: int) -> tuple[float, float]:

@@ -24,7 +24,11 @@ the play, after the start's connections and moves.
 With ``--db postgresql…`` each run gets a new database on that server (created
 and dropped by the bench, so the user needs ``CREATEDB``): a run must not
 review an earlier run's games. ``--profile DIR`` samples each server with
-py-spy for 20 s and prints where its time goes.
+py-spy for 20 s and prints where its time goes. Every run prints each server's
+forwarded calls (sent, sent again, timed out, answered from memory: ``/api/health``) and
+the servers' CPU per action; ``--play-for S`` stops the players S seconds into the play
+(the guard test, tests/tables/test_cluster_load.py, runs 800 tables for 15 s) and
+``--json FILE`` writes the main figures. The servers run with no puzzle-pool bot games.
 
     .venv/bin/python bench/cluster_latency.py --tables 500 --think 1
     .venv/bin/python bench/cluster_latency.py --servers 2 --tables 1000 --think 1 \\
@@ -140,8 +144,11 @@ async def player(
     all_connected: asyncio.Event,
     connected: Any,
     follow: bool = False,
+    play_for: float | None = None,
 ) -> None:
-    """Play one seat to the end; reconnect to another server if its own goes away.
+    """Play one seat to the end (or, with ``play_for``, for that many seconds from when every
+    player is connected); reconnect to another
+    server if its own goes away.
 
     The first action waits until every player of the run is connected
     (``all_connected``; ``connected()`` says this one is). With ``follow`` the player
@@ -154,6 +161,7 @@ async def player(
     timing = False  # an action acknowledged whose event has not come yet
     owner_url: str | None = None  # where a server said the table's owner is
     lost_at: float | None = None  # when its connection failed, until it is back
+    stop_at: float | None = None  # with play_for: when it stops acting
     while True:
         base = order[server % len(order)]
         url = owner_url or f"ws{base.removeprefix('http')}/ws/tables/{table_id}"
@@ -181,11 +189,16 @@ async def player(
                 if not all_connected.is_set():
                     connected()
                     await all_connected.wait()
+                if play_for is not None and stop_at is None:
+                    stop_at = time.time() + play_for
                 if pending is not None:  # the action we were waiting for: again, same id
                     await ws.send(
                         json.dumps({"type": "action", "id": pending[0], "action": pending[1]})
                     )
                 while view["result"] is None:
+                    if pending is None and stop_at is not None and time.time() >= stop_at:
+                        stats["stopped"] += 1
+                        return
                     if pending is None and version >= need and seat in to_act:
                         action = bot.choose(view, seat, 0.01)
                         if think > 0:
@@ -196,7 +209,15 @@ async def player(
                         await ws.send(
                             json.dumps({"type": "action", "id": pending[0], "action": action})
                         )
-                    message = json.loads(await ws.recv())
+                    if stop_at is not None and pending is None:
+                        # Past the end the other player may have stopped: wait no longer.
+                        try:
+                            raw = await asyncio.wait_for(ws.recv(), max(0.1, stop_at - time.time()))
+                        except TimeoutError:
+                            continue
+                        message = json.loads(raw)
+                    else:
+                        message = json.loads(await ws.recv())
                     if message["type"] == "ack" and pending and message.get("id") == pending[0]:
                         stats["acked"] += 1
                         stats["acks"].setdefault(table_id, []).append(time.time())
@@ -258,6 +279,7 @@ def client_process(
     out: Any,
     barrier: Any,
     follow: bool = False,
+    play_for: float | None = None,
 ) -> None:
     """One client process: connect its share of the players, wait at ``barrier`` for the other
     processes' players, play, put its figures on ``out``."""
@@ -267,6 +289,7 @@ def client_process(
         "refused": 0,
         "refused_codes": {},
         "finished": 0,
+        "stopped": 0,
         "reconnects": 0,
         "moved": 0,
         "moved_at": [],
@@ -302,6 +325,7 @@ def client_process(
                     all_connected,
                     connected,
                     follow,
+                    play_for,
                 )
                 for n, (table_id, seats) in enumerate(tables)
                 for seat, (home, cookie) in enumerate(seats)
@@ -328,6 +352,17 @@ def main() -> None:
     parser.add_argument("--servers", type=int, default=1)
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--think", type=float, default=1.0)
+    parser.add_argument(
+        "--play-for",
+        type=float,
+        metavar="S",
+        help="stop acting S seconds after every player connected (default: play every game out)",
+    )
+    parser.add_argument(
+        "--json",
+        metavar="FILE",
+        help="also write the main figures and each server's forwarded-call counts as JSON",
+    )
     parser.add_argument("--clients", type=int, default=2, help="client processes")
     parser.add_argument("--db", help="database URL (default: SQLite; PostgreSQL for several)")
     parser.add_argument("--redis", help="Redis URL (needed for several servers)")
@@ -402,6 +437,7 @@ def main() -> None:
                         out,
                         barrier,
                         args.players_at == "follow",
+                        args.play_for,
                     ),
                 )
                 for k, share in enumerate(shares)
@@ -444,18 +480,21 @@ def main() -> None:
                     for t in review_ids
                 )
                 print(f"{reviewed} of {args.reviews} bot games reviewed by the end of the run")
-            bots = [
-                httpx.get(f"{base}/api/health", timeout=10).json().get("bots")
-                if s.poll() is None
-                else None
+            health = [
+                httpx.get(f"{base}/api/health", timeout=10).json() if s.poll() is None else {}
                 for base, s in zip(bases, servers, strict=True)
             ]
+            bots = [h.get("bots") for h in health]
         finally:
             for s in servers:
                 if s.poll() is None:
                     s.terminate()
                     s.wait(timeout=30)
-    report(args, results, wall, before, after, takeover, connected_in)
+    figures = report(args, results, wall, before, after, takeover, connected_in)
+    calls = [h.get("calls") for h in health]
+    report_calls(calls)
+    if args.json:
+        Path(args.json).write_text(json.dumps({**figures, "calls": calls}, indent=1) + "\n")
     report_settled(results, started_wall + 20)
     if args.kill_at is not None:
         report_resumed(results, killed_ids, killed_at)
@@ -560,12 +599,12 @@ def report(
     after: list[tuple[float, float] | None],
     takeover: float | None,
     connected_in: float,
-) -> None:
-    """Print the figures."""
+) -> dict[str, Any]:
+    """Print the figures; the main ones."""
     times = [t * 1000 for r in results for t in r["times"]]
     total = {
         k: sum(r[k] for r in results)
-        for k in ("sent", "acked", "refused", "finished", "reconnects", "moved")
+        for k in ("sent", "acked", "refused", "finished", "stopped", "reconnects", "moved")
     }
     print(
         f"servers: {args.servers}, tables: {args.tables} (two players each), think {args.think} s, "
@@ -594,6 +633,7 @@ def report(
             f"p90 {percentile(times, 0.9):.1f} ms, "
             f"p99 {percentile(times, 0.99):.1f} ms, max {max(times):.1f} ms"
         )
+    cpus: list[float] = []
     for n, (b, a) in enumerate(zip(before, after, strict=True)):
         if a is None:
             print(f"server {n}: killed")
@@ -603,11 +643,32 @@ def report(
             f"server {n}: CPU {100 * cpu:.0f}% of a core (with its bot workers), "
             f"memory {a[1]:.0f} MB"
         )
+        cpus.append(a[0] - b[0])
     if args.kill_at is not None:
         print(
             f"server 0 killed at {args.kill_at:.0f} s; its tables owned by another server after "
             f"{'never' if takeover is None else f'{takeover:.1f} s'}"
         )
+    if total["acked"] and cpus:
+        print(f"servers' CPU per action: {1000 * sum(cpus) / total['acked']:.2f} ms")
+    return {
+        **total,
+        "wall_s": wall,
+        "median_ms": statistics.median(times) if times else None,
+        "p99_ms": percentile(times, 0.99) if times else None,
+        "cpu_per_action_ms": 1000 * sum(cpus) / total["acked"] if total["acked"] else None,
+    }
+
+
+def report_calls(calls: list[dict[str, int] | None]) -> None:
+    """Each server's forwarded changes: sent, sent again, timed out, repeats answered."""
+    for n, counts in enumerate(calls):
+        if counts:
+            print(
+                f"server {n} forwarded calls: sent {counts['sent']}, sent again"
+                f" {counts['sent_again']}, timed out {counts['timed_out']}; answered"
+                f" {counts['answered']}, repeats answered from memory {counts['answered_again']}"
+            )
 
 
 def report_settled(results: list[dict[str, Any]], since: float) -> None:

@@ -1,12 +1,12 @@
-"""Fit the Summy hand model (``src/meeple/bots/summy_leave.json``) from self-play.
+"""Fit the Summy hand model (``src/meeple/games/summy/bots/leave.json``) from self-play.
 
 Usage: ``python bench/fit_summy_leave.py [--games 1500] [--bot strong] [--jobs 2]
-[--seed 10000] [--out src/meeple/bots/summy_leave.json]``
+[--seed 10000] [--out src/meeple/games/summy/bots/leave.json]``
 
 Plays ``--games`` two-player games between two ``--bot`` bots and records,
 for every turn taken with a full hand while the stock lasts (the opening,
 with only the start ``=`` on the table, left out), the hand and the best
-score it could make there. The model of :mod:`meeple.bots.summy_leave` is
+score it could make there. The model of :mod:`meeple.games.summy.bots.leave` is
 fitted to those scores by least squares on 80% of the turns; the other 20%
 measure it (R squared, printed and written beside the model). Refitting on
 the games of the bots that use the model is one step of policy iteration.
@@ -24,9 +24,9 @@ import numpy as np
 from rich.progress import track
 
 from meeple.bots import get_bot
-from meeple.bots.summy_leave import MAX_EQUALS, MAX_OPERATORS, MAX_SAME_OPERATOR, HandModel
-from meeple.bots.summy_view import read_view
 from meeple.games.summy import GAME
+from meeple.games.summy.bots.leave import MAX_EQUALS, MAX_OPERATORS, MAX_SAME_OPERATOR, HandModel
+from meeple.games.summy.bots.seen import read_view
 from meeple.games.summy.movegen import best_moves
 from meeple.games.summy.tiles import DIGITS, EQUALS, HAND_SIZE, OPERATORS
 
@@ -90,7 +90,7 @@ def main() -> None:
     parser.add_argument("--bot", default="strong")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=10000)
-    parser.add_argument("--out", type=Path, default=Path("src/meeple/bots/summy_leave.json"))
+    parser.add_argument("--out", type=Path, default=Path("src/meeple/games/summy/bots/leave.json"))
     args = parser.parse_args()
     specs = [(args.seed + i, args.bot) for i in range(args.games)]
     rows: list[tuple[str, int]] = []

@@ -1,9 +1,9 @@
 """What keeping leases costs Redis: one lease per table, or one per shard of tables.
 
 A server renews its leases four times per lease (``MEEPLE_LEASE_S``, 2 s) with
-the keeper's own script (:data:`meeple.tables.lease_keeper.RENEW_MANY`, in calls
-of :data:`~meeple.tables.lease_keeper.RENEW_CHUNK` keys), and a surviving server
-asks for the dead one's leases with :data:`~meeple.tables.lease_keeper.TAKE_UNOWNED`.
+the keeper's own script (:data:`meeple.tables.cluster.lease_keeper.RENEW_MANY`, in calls
+of :data:`~meeple.tables.cluster.lease_keeper.RENEW_CHUNK` keys), and a surviving server
+asks for the dead one's leases with :data:`~meeple.tables.cluster.lease_keeper.TAKE_UNOWNED`.
 This times both, per renewal round, for ``--tables`` per-table leases and for
 ``--shards`` shard leases (what the round would be if tables were leased by
 shard), and prints the share of one Redis core that renewing takes.
@@ -19,7 +19,7 @@ import time
 
 import redis
 
-from meeple.tables.lease_keeper import RENEW_CHUNK, RENEW_MANY, TAKE_UNOWNED
+from meeple.tables.cluster.lease_keeper import RENEW_CHUNK, RENEW_MANY, TAKE_UNOWNED
 
 RENEWALS_PER_SECOND = 2.0
 """Four renewals per 2 s lease."""

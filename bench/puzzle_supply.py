@@ -1,7 +1,7 @@
 """How many puzzles the background supply yields: games between the server's bots, per hour.
 
 Plays ``--games`` games of each game that cuts puzzles exactly as a server whose pool is
-short does (:meth:`meeple.tables.puzzle_supply.PuzzleSupply.play_one`: its puzzle lineup,
+short does (:meth:`meeple.tables.study.puzzle_supply.PuzzleSupply.play_one`: its puzzle lineup,
 fresh seeds, piece by piece in the bot pool's one background worker process, cut and
 stored in a SQLite file of its own), and prints, per game: puzzles per game, seconds per
 game, and puzzles per hour of that one worker's time (wall-clock, so a busy machine
@@ -24,9 +24,9 @@ from rich.table import Table
 from meeple.analysis.bot_games import puzzle_lineup
 from meeple.games import games_with
 from meeple.store.database import Database
-from meeple.tables.bots import BotPool
 from meeple.tables.clock import SystemClock
-from meeple.tables.puzzle_supply import PuzzleSupply
+from meeple.tables.core.bots import BotPool
+from meeple.tables.study.puzzle_supply import PuzzleSupply
 
 
 async def measure(game: str, games: int, budget_s: float, folder: Path) -> tuple[int, float]:

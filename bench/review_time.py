@@ -17,12 +17,12 @@ import time
 from rich.console import Console
 from rich.table import Table
 
-from meeple.analysis.slide_review import review_slide_game
-from meeple.analysis.summy_review import review_game
 from meeple.arena.runner import GameSpec, play_game
 from meeple.games import get_game
 from meeple.games.base import GameRecord
-from meeple.games.summy.movegen_engine import engine
+from meeple.games.slide.review import review_slide_game
+from meeple.games.summy.analysis.review import review_game
+from meeple.games.summy.movegen.engine import engine
 
 
 def bot_game(game_name: str, seed: int) -> GameRecord:

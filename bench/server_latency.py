@@ -92,6 +92,9 @@ def start_server(
     # open sockets) are not measured.
     env.update(MEEPLE_LIMIT_GUESTS="100000/hour", MEEPLE_LIMIT_TABLES="100000/hour")
     env.update(MEEPLE_MAX_SOCKETS_PER_ADDRESS="1000000")
+    # The bots' background games that fill the puzzle pool would be measured with the play
+    # (a bench that wants them passes MEEPLE_PUZZLE_POOL_TARGET in ``settings``).
+    env.update(MEEPLE_PUZZLE_POOL_TARGET="0")
     env.update(settings or {})
     command = [sys.executable, "-c", ENTRY, "serve", "--port", str(port), "--log-level", "warning"]
     if db:

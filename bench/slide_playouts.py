@@ -17,11 +17,11 @@ import random
 import statistics
 import time
 
-from meeple.bots import slide_playout_engine
-from meeple.bots.slide_expert import copy_world
-from meeple.bots.slide_sim import determinize, play_out
-from meeple.bots.slide_view import read_view
 from meeple.games.slide import GAME
+from meeple.games.slide.bots import playout_engine
+from meeple.games.slide.bots.expert import copy_world
+from meeple.games.slide.bots.seen import read_view
+from meeple.games.slide.bots.sim import determinize, play_out
 
 
 def rate(players: int, playouts: int) -> float:
@@ -44,9 +44,9 @@ def main() -> None:
     parser.add_argument("--playouts", type=int, default=400)
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
-    engines = ["python"] + (["compiled"] if slide_playout_engine.compiled_available() else [])
+    engines = ["python"] + (["compiled"] if playout_engine.compiled_available() else [])
     for name in engines:
-        slide_playout_engine.use_engine(name)
+        playout_engine.use_engine(name)
         count = args.playouts if name == "compiled" else max(20, args.playouts // 20)
         rates = [rate(args.players, count) for _ in range(args.runs)]
         print(

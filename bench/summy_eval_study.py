@@ -15,7 +15,7 @@ records terms the mover can compute, on the table the move leaves:
   action (after a discard of ``k`` tiles it kept ``8 - k`` tiles chosen by
   ``strong``'s keep rule from a sampled hand, and drew ``k``);
 - ``reply_played``: the same with the tiles the opponent kept after its last
-  placement guessed as the expert guesses them (:mod:`meeple.bots.summy_infer`:
+  placement guessed as the expert guesses them (:mod:`meeple.games.summy.bots.infer`:
   guesses weighed by how well they explain that placement), else uniform;
 - ``mine``: the mean best score of ``--samples`` sampled hands of the mover's
   on the same table (what the table still offers the mover);
@@ -40,10 +40,10 @@ import numpy as np
 from rich.progress import track
 
 from meeple.bots import get_bot
-from meeple.bots.summy_infer import draw_with_kept, kept_guesses, last_placement
-from meeple.bots.summy_leave import draw_refills, hand_value, keep_options, leave_value
-from meeple.bots.summy_view import SummySeen, after_move, kept_after, read_view
 from meeple.games.summy import GAME
+from meeple.games.summy.bots.infer import draw_with_kept, kept_guesses, last_placement
+from meeple.games.summy.bots.leave import draw_refills, hand_value, keep_options, leave_value
+from meeple.games.summy.bots.seen import SummySeen, after_move, kept_after, read_view
 from meeple.games.summy.movegen import best_moves
 from meeple.games.summy.rules import check_placement
 from meeple.games.summy.tiles import HAND_SIZE, Position

@@ -29,12 +29,13 @@ from typing import Any
 from rich.progress import track
 
 from meeple.bots import get_bot
-from meeple.bots.base import Deadline, view_rng
-from meeple.bots.summy_expert import end_outcome, outcome
-from meeple.bots.summy_strong import rank_candidates
-from meeple.bots.summy_tactics import should_pass_to_win
-from meeple.bots.summy_view import PASS_JSON, read_view
+from meeple.games.kit.bots import view_rng
+from meeple.games.kit.clock import Deadline
 from meeple.games.summy import GAME
+from meeple.games.summy.bots.expert import end_outcome, outcome
+from meeple.games.summy.bots.seen import PASS_JSON, read_view
+from meeple.games.summy.bots.strong import rank_candidates
+from meeple.games.summy.bots.tactics import should_pass_to_win
 
 Z = 1.96
 

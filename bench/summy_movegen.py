@@ -41,8 +41,8 @@ from rich.table import Table
 
 from meeple.games.summy.game import GAME
 from meeple.games.summy.movegen import best_moves, legal_moves
-from meeple.games.summy.movegen_engine import ENGINES, engine, use_engine
-from meeple.games.summy.movegen_solve import clear_caches
+from meeple.games.summy.movegen.engine import ENGINES, engine, use_engine
+from meeple.games.summy.movegen.solve import clear_caches
 from meeple.games.summy.tiles import HAND_SIZE, Discard, Pass, Placement, Position
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "games" / "summy"))

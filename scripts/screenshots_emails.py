@@ -3,7 +3,7 @@
 Usage: ``python scripts/screenshots_emails.py OUT_DIR``
 
 Each email is made by the function the server sends them with
-(:func:`meeple.tables.outbox.render`, the templates under
+(:func:`meeple.tables.notices.outbox.render`, the templates under
 ``web/pages/templates/emails/``) from the values the server gives it, with a real
 unsubscribe link (a throwaway key) where the email carries one; its HTML part is
 opened in headless Chromium at 640 px wide and saved whole as
@@ -20,8 +20,8 @@ from playwright.sync_api import sync_playwright
 
 from meeple.games import GAME_NAMES
 from meeple.i18n import catalog
-from meeple.tables.outbox import render
-from meeple.tables.unsubscribe import UnsubscribeSigner
+from meeple.tables.notices.outbox import render
+from meeple.tables.notices.unsubscribe import UnsubscribeSigner
 
 SITE = "https://meeple.example"
 LANGS = ("en", "fr")

@@ -5,13 +5,16 @@ folder (``$XDG_DATA_HOME/meeple``, else ``~/.local/share/meeple``) and uses
 the in-process event bus. Unless ``MEEPLE_SECRET_KEY`` is given, the key that
 signs session cookies is generated once and kept in the database, so every
 server sharing that database signs alike. A wrong setting is reported by :func:`load_settings` as a
-:class:`ConfigError` whose one-line message names it.
+:class:`ConfigError` whose one-line message names it, and so is a ``MEEPLE_*`` variable that
+names no setting.
 """
 
 from __future__ import annotations
 
+import difflib
 import ipaddress
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -81,6 +84,11 @@ class Settings(BaseSettings):
         " (http(s)://host[:port][/path]); clients of a table it owns are told to connect"
         " here; default: none, a client stays where it connected",
     )
+    site_url: str | None = Field(
+        None,
+        description="the site's address (http(s)://host[:port][/path]) that every link in an"
+        " email points at; with email on it is needed, MEEPLE_PUBLIC_URL serving when unset",
+    )
     max_message_bytes: int = Field(16384, ge=256)
     max_sockets_per_address: int = Field(
         200,
@@ -113,6 +121,20 @@ class Settings(BaseSettings):
     )
     challenge_ttl_s: float = Field(
         600, gt=0, description="an open challenge lapses this many seconds after it was sent"
+    )
+    max_challenges_sent: int = Field(
+        20, ge=1, description="open challenges one account may have sent at once (all servers)"
+    )
+    max_challenges_received: int = Field(
+        50,
+        ge=1,
+        description="open challenges one account may be sent at once, from everyone (all"
+        " servers); one more is refused to its sender",
+    )
+    limit_challenge_notifications: str = Field(
+        "30/hour",
+        description="challenge notifications one account is given; a challenge beyond it is"
+        " still sent, without a notification",
     )
     limit_api: str = Field(
         "300/minute",
@@ -158,10 +180,27 @@ class Settings(BaseSettings):
         description="lines waiting for an NDJSON stream's client before it is dropped",
     )
     stream_recheck_s: float = Field(
-        1.0, gt=0, le=60, description="an open stream checks its token (or session) this often"
+        10.0,
+        gt=0,
+        le=3600,
+        description="the tokens and sessions of every open NDJSON stream are checked again this"
+        " often, in one query per server (a revocation, a sign-out or a password change ends"
+        " its streams at once, by broadcast; this catches an expiry)",
     )
     max_streams_per_token: int = Field(
-        8, ge=1, description="NDJSON streams open at once per token (or account), per server"
+        8, ge=1, description="NDJSON streams open at once per token, on all servers together"
+    )
+    max_streams_per_account: int = Field(
+        16,
+        ge=1,
+        description="NDJSON streams open at once per account (its tokens and its sessions), on"
+        " all servers together",
+    )
+    max_streams_per_address: int = Field(
+        32,
+        ge=1,
+        description="NDJSON streams open at once per client address (IPv6: per /64), on all"
+        " servers together",
     )
     bots_rated_vs_people: bool = Field(
         True,
@@ -192,6 +231,23 @@ class Settings(BaseSettings):
     quick_play_bots_after_s: float = Field(
         15, ge=0, description="bots take a quick-play table's free seats after this; 0: never"
     )
+    waiting_expiry_realtime_s: float = Field(
+        1800,
+        ge=60,
+        description="a real-time table still waiting for players closes this long after its"
+        " seats last changed (opened, joined, left)",
+    )
+    waiting_expiry_turn_s: float = Field(
+        7 * 86_400,
+        ge=60,
+        description="the same for a turn-based table (pace turn), whose players come by days",
+    )
+    max_waiting_tables: int = Field(
+        5,
+        ge=1,
+        description="tables one player may have opened that still wait for players, on all"
+        " servers together (the next is refused: 409 too_many_tables)",
+    )
     extra_games: str = Field(
         "",
         description="modules of games that are not built in, comma-separated; each has a"
@@ -212,7 +268,7 @@ class Settings(BaseSettings):
             raise ValueError("must be a redis:// URL")
         return value
 
-    @field_validator("public_url")
+    @field_validator("public_url", "site_url")
     @classmethod
     def _public_url(cls, value: str | None) -> str | None:
         if not value:
@@ -236,11 +292,17 @@ class Settings(BaseSettings):
 
     @model_validator(mode="after")
     def _links_need_an_address(self) -> Settings:
-        if self.smtp_url and not self.public_url:
+        if self.smtp_url and not self.links_url:
             raise ValueError(
-                "MEEPLE_SMTP_URL needs MEEPLE_PUBLIC_URL: the links in emails point there"
+                "MEEPLE_SMTP_URL needs MEEPLE_SITE_URL (or MEEPLE_PUBLIC_URL):"
+                " the links in emails point there"
             )
         return self
+
+    @property
+    def links_url(self) -> str | None:
+        """Where the links in emails point: ``MEEPLE_SITE_URL``, else ``MEEPLE_PUBLIC_URL``."""
+        return self.site_url or self.public_url
 
     @field_validator("secret_key")
     @classmethod
@@ -257,6 +319,7 @@ class Settings(BaseSettings):
         "limit_analysis",
         "limit_puzzle_answers",
         "limit_challenges",
+        "limit_challenge_notifications",
         "limit_emails",
     )
     @classmethod
@@ -292,6 +355,7 @@ class Settings(BaseSettings):
             "analysis": self.limit_analysis,
             "puzzle_answers": self.limit_puzzle_answers,
             "challenges": self.limit_challenges,
+            "challenge_notifications": self.limit_challenge_notifications,
             "api": self.limit_api,
             "emails": self.limit_emails,
         }
@@ -326,12 +390,37 @@ class Settings(BaseSettings):
         return None
 
 
+NOT_SETTINGS = frozenset(
+    {"MEEPLE_TOKEN", "MEEPLE_NO_COMPILE", "MEEPLE_REQUIRE_COMPILED", "MEEPLE_SUMMY_ENGINE"}
+    | {"MEEPLE_SLIDE_PLAYOUT_ENGINE", "MEEPLE_REQUIRE_SERVICES", "MEEPLE_TEST_PG"}
+    | {"MEEPLE_TEST_REDIS"}
+)
+"""``MEEPLE_*`` variables other parts read, not refused: ``meeple bot run``'s token, ``pip
+install``'s and the compiled cores' (:mod:`meeple.compiled`), the test suite's."""
+
+
+def check_names(environ: Mapping[str, str]) -> None:
+    """Refuse a ``MEEPLE_*`` variable that names no setting (a misspelt one would be ignored).
+
+    :class:`ConfigError` names it, with the setting it most looks like.
+    """
+    known = sorted(f"MEEPLE_{name.upper()}" for name in Settings.model_fields)
+    for variable in sorted(environ):
+        name = variable.upper()
+        if name.startswith("MEEPLE_") and name not in known and name not in NOT_SETTINGS:
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = f" (did you mean {close[0]}?)" if close else ""
+            raise ConfigError(f"unknown setting {variable}{hint}: docs/server.md lists them")
+
+
 def load_settings(**overrides: Any) -> Settings:
     """Settings from the environment with ``overrides`` (flags) on top.
 
     ``None`` overrides are ignored, so unset flags fall back to the
-    environment. Raises :class:`ConfigError` naming the first wrong setting.
+    environment. Raises :class:`ConfigError` naming the first wrong setting,
+    or a ``MEEPLE_*`` variable that is no setting.
     """
+    check_names(os.environ)
     given = {key: value for key, value in overrides.items() if value is not None}
     try:
         settings = Settings(**given)

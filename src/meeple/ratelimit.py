@@ -5,10 +5,13 @@ allow it (from the settings, in the library's notation: ``"10/minute"``,
 ``"20 per hour"``, ``"60/minute;300/hour"``). A hit is checked and counted in
 one atomic step per limit: in memory for one server, in Redis when
 ``MEEPLE_REDIS`` is set, so every server counts against the same window.
+What counts per client address counts per :func:`address_key`: an IPv6 user
+holds a whole /64 and would otherwise get a fresh count from each address in it.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import time
 
@@ -16,7 +19,7 @@ from limits import RateLimitItem, parse_many
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 from limits.aio.strategies import MovingWindowRateLimiter
 
-from meeple.errors import TableError
+from meeple.errors import Code, MustWait
 
 KINDS = {
     "login": "log-in attempts",
@@ -27,6 +30,7 @@ KINDS = {
     "analysis": "positions analysed from this address",
     "puzzle_answers": "puzzle answers",
     "challenges": "challenges",
+    "challenge_notifications": "challenge notifications to this account",
     "api": "Bot API requests",
     "emails": "emails of links (verification, password reset)",
 }
@@ -50,6 +54,25 @@ def parse_limit(text: str) -> list[RateLimitItem]:
     return sorted(items, key=lambda item: item.get_expiry(), reverse=True)
 
 
+def address_key(host: str) -> str:
+    """What limits count a client address as: an IPv4 address as it is, an IPv6 address by
+    its /64 (one subscriber's prefix: a user rotating through it stays one count), an
+    IPv4-mapped IPv6 address as its IPv4 one; anything else (no address) as given.
+
+    >>> address_key("2001:db8:1:2:aaaa::1"), address_key("203.0.113.7")
+    ('2001:db8:1:2::/64', '203.0.113.7')
+    """
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv4Address):
+        return str(address)
+    if address.ipv4_mapped is not None:
+        return str(address.ipv4_mapped)
+    return str(ipaddress.IPv6Network((int(address) >> 64 << 64, 64)))
+
+
 def wait_text(seconds: int) -> str:
     """A wait in plain English: seconds under a minute, else whole minutes rounded up."""
     if seconds < 60:
@@ -58,7 +81,7 @@ def wait_text(seconds: int) -> str:
     return f"{minutes} minute" if minutes == 1 else f"{minutes} minutes"
 
 
-class RateLimited(TableError):
+class RateLimited(MustWait):
     """Too many requests of one kind: a refusal saying how long to wait (HTTP 429).
 
     ``reason`` is ``rate_limited_<kind>`` for a kind that signing in gets around
@@ -67,14 +90,16 @@ class RateLimited(TableError):
     """
 
     def __init__(self, kind: str, wait: float) -> None:
-        self.retry_after = max(1, math.ceil(wait))
+        seconds = max(1, math.ceil(wait))
         self.kind = kind
         hint = ", or sign in" if kind in SIGN_IN_HELPS else ""
+        code = Code.RATE_LIMITED
         super().__init__(
-            "rate_limited",
-            f"too many {KINDS[kind]}; try again in {wait_text(self.retry_after)}{hint}",
-            reason=f"rate_limited_{kind}" if kind in SIGN_IN_HELPS else None,
-            params={"seconds": self.retry_after},
+            code,
+            code.sentence(what=KINDS[kind], wait=wait_text(seconds), hint=hint),
+            retry_after=seconds,
+            reason=f"{code}_{kind}" if kind in SIGN_IN_HELPS else None,
+            params={"seconds": seconds},
         )
 
 

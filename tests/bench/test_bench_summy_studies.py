@@ -17,8 +17,8 @@ from collections import Counter
 from pathlib import Path
 from types import ModuleType
 
-from meeple.bots.summy_view import read_view
 from meeple.games.summy import GAME
+from meeple.games.summy.bots.seen import read_view
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 

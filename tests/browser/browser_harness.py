@@ -149,6 +149,27 @@ def wait_finished(client: httpx.Client, table_id: str, seconds: float = 120) -> 
     raise AssertionError(f"table {table_id} did not finish in {seconds} s")
 
 
+def begin_slide(players: list[httpx.Client], table_id: str, rounds: int = 2) -> None:
+    """The two players of a started Slide table make their first moves (``rounds`` takes
+    each, FIRST_MOVES in meeple.tables.core.ratings), so a game they then leave is rated, not
+    aborted. Each reveals down its first column (cells it has not touched) and takes a card
+    from the pool, from the right: whichever value the pool holds."""
+    path = f"/api/tables/{table_id}"
+    for row in range(rounds):
+        for client in players:
+            reveal = {"action": {"type": "reveal", "cell": [row, 0]}}
+            client.post(f"{path}/actions", json=reveal).raise_for_status()
+        for _ in players:
+            seat = players[0].get(path).json()["table"]["to_act"][0]
+            client_to_act = players[seat]
+            for value in range(1, 11):
+                take = {"action": {"type": "take", "value": value, "side": "right"}}
+                if client_to_act.post(f"{path}/actions", json=take).status_code == 200:
+                    break
+            else:
+                raise AssertionError(f"seat {seat} found no card to take")
+
+
 def reviewed_bot_game(
     live: ServerProcess, game: str, levels: tuple[str, ...] = ("random", "greedy")
 ) -> tuple[str, dict[str, Any]]:

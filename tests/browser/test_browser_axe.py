@@ -17,10 +17,10 @@ from playwright.sync_api import Page, expect
 from test_browser_pages import rated_slide_game
 from test_browser_summy import a_move, play_a_bot, wait_my_turn
 
-from meeple.analysis.summy_puzzles import puzzle_from_position
+from meeple.games.summy.analysis.puzzles import puzzle_from_position
 from meeple.store import queries
 from meeple.store.database import Database
-from meeple.tables.ratings import MODEL
+from meeple.tables.core.ratings import MODEL
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "summy"))
 from summy_positions import fresh_hand_position

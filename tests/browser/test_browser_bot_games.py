@@ -15,7 +15,7 @@ from itertools import pairwise
 from typing import Any
 
 import pytest
-from browser_harness import NewPage, ServerProcess, guest, shot, wait_finished
+from browser_harness import NewPage, ServerProcess, begin_slide, guest, shot, wait_finished
 from playwright.sync_api import Page, expect
 from websockets.sync.client import connect
 
@@ -104,11 +104,13 @@ def test_a_game_against_a_bot_is_not_rated_and_a_win_counts_on_the_profile(
 
 
 def rated_slide_game(live: ServerProcess, alice: Any, bob: Any) -> None:
-    """A rated Slide game between two people who both leave at the start (bots finish it)."""
+    """A rated Slide game between two people who make their first moves, then both leave
+    (bots finish it)."""
     body = {"game": "slide", "seats": 2, "rated": True, "pace": "realtime", "move_seconds": 3600}
     table_id: str = alice.post("/api/tables", json=body).json()["table"]["id"]
     bob.post(f"/api/tables/{table_id}/join", json={}).raise_for_status()
     alice.post(f"/api/tables/{table_id}/start").raise_for_status()
+    begin_slide([alice, bob], table_id)
     for client in (bob, alice):
         client.post(f"/api/tables/{table_id}/leave").raise_for_status()
     wait_finished(alice, table_id)

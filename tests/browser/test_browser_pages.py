@@ -11,6 +11,7 @@ from browser_harness import (
     PHONE,
     NewPage,
     ServerProcess,
+    begin_slide,
     guest,
     shot,
     untranslated,
@@ -42,12 +43,13 @@ def open_table(client: Any, game: str) -> str:
 
 
 def rated_slide_game(alice: Any, bob: Any) -> str:
-    """A rated 2-player Slide game between two people who both leave at the start: bots
-    finish it and it is rated (leavers ranked last)."""
+    """A rated 2-player Slide game between two people who make their first moves, then both
+    leave: bots finish it and it is rated (leavers ranked last)."""
     body = {"game": "slide", "seats": 2, "rated": True, "pace": "realtime", "move_seconds": 3600}
     table_id: str = alice.post("/api/tables", json=body).json()["table"]["id"]
     bob.post(f"/api/tables/{table_id}/join", json={}).raise_for_status()
     alice.post(f"/api/tables/{table_id}/start").raise_for_status()
+    begin_slide([alice, bob], table_id)
     for client in (bob, alice):
         client.post(f"/api/tables/{table_id}/leave").raise_for_status()
     wait_finished(alice, table_id)

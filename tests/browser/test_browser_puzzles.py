@@ -11,11 +11,11 @@ import pytest
 from browser_harness import PHONE, NewPage, ServerProcess, own_server, shot
 from playwright.sync_api import Page, expect
 
-from meeple.analysis.summy_puzzles import Puzzle, puzzle_from_position
+from meeple.games.summy.analysis.puzzles import Puzzle, puzzle_from_position
 from meeple.games.summy.movegen import legal_moves
 from meeple.store import queries
 from meeple.store.database import Database
-from meeple.tables.ratings import MODEL
+from meeple.tables.core.ratings import MODEL
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "summy"))
 from summy_positions import fresh_hand_position

@@ -109,6 +109,38 @@ def test_a_person_plays_the_toy_game_to_the_end_in_the_browser(
     expect(french.locator("h1")).to_have_text("Le Nim : les règles")
 
 
+def finished_nim_game(live: ServerProcess) -> str:
+    """A finished Nim game of two greedy bots, opened by a guest; its table's id."""
+    with live.client() as client:
+        guest(client)
+        body = {"game": "nim", "seats": 2, "bots": {"0": "greedy", "1": "greedy"}, "sit": False}
+        table_id: str = client.post("/api/tables", json=body).json()["table"]["id"]
+        client.post(f"/api/tables/{table_id}/start").raise_for_status()
+        wait_finished(client, table_id)
+    return table_id
+
+
+@pytest.mark.parametrize(("lang", "name"), [("en-GB", "Nim"), ("fr", "Nim"), ("ja", "ニム")])
+def test_every_page_that_names_a_game_names_the_toy_game_in_its_own_words(
+    new_page: NewPage, live: ServerProcess, lang: str, name: str
+) -> None:
+    # Issue 28 left Nim's replay showing catalog keys (game.nim, nav.rules_nim): a page
+    # naming a game must find the name, like the game's look and rules page, through the
+    # registry, for a game of MEEPLE_EXTRA_GAMES as for a built-in one.
+    table_id = finished_nim_game(live)
+    page = new_page(lang)
+    for path, named in (
+        ("/", page.locator("main h2", has_text=name)),
+        (f"/table/{table_id}", page.locator("#table-heading")),
+        (f"/replay/{table_id}", page.locator("#replay h1")),
+        ("/leaderboard/nim", page.locator("main h1")),
+        ("/rules/nim", page.locator("main h1")),
+    ):
+        page.goto(path)
+        expect(named.first).to_contain_text(name)
+        assert untranslated(page) == [], path
+
+
 def reviewed_nim_game(live: ServerProcess) -> tuple[str, dict[str, Any], dict[str, Any]]:
     """A finished Nim game of a random bot against a greedy one, its record and its review."""
     with live.client() as client:

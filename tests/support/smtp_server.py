@@ -18,7 +18,7 @@ from email.message import EmailMessage
 from typing import Any
 
 from aiosmtpd.controller import Controller
-from tests.support.server_harness import free_port
+from server_harness import free_port
 
 
 class Collector:

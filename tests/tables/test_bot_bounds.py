@@ -14,8 +14,14 @@ from typing import Any
 
 import pytest
 
-import meeple.tables.bots as bots_module
-from meeple.tables.bots import BOT_CACHE_SIZE, WAIT_ACCURACY, BotPool, BotStats, choose_in_worker
+import meeple.tables.core.bots as bots_module
+from meeple.tables.core.bots import (
+    BOT_CACHE_SIZE,
+    WAIT_ACCURACY,
+    BotPool,
+    BotStats,
+    choose_in_worker,
+)
 
 
 class CountedBot:

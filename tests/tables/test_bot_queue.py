@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from server_harness import run_async
 
-import meeple.tables.bots as bots_module
-from meeple.tables.bots import BotPool
+import meeple.tables.core.bots as bots_module
+from meeple.tables.core.bots import BotPool
 
 
 def sleepy(game: str, level: str, seed: int, view: Any, seat: int, budget_s: float) -> Any:

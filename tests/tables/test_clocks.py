@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from server_harness import LiveServer, Socket, brain, make_settings, play_out, start_server
 
-import meeple.tables.bots as bots_module
+import meeple.tables.core.bots as bots_module
+from meeple.tables.core.ratings import FIRST_MOVES
 
 
 def advance_until(
@@ -100,8 +101,11 @@ def test_leaving_a_running_game_hands_the_seat_to_a_zombie_ranked_last(
     alice.post(f"/api/tables/{table_id}/start")
     a, b = alice.connect(table_id), bob.connect(table_id)
     a.recv(), b.recv()
+    # Both make their first moves (takes, in Slide): a game left sooner would be aborted.
+    play_out({0: a, 1: b}, "slide", stop=lambda: (a.view or {}).get("round", 0) > FIRST_MOVES)
     b.send({"type": "leave", "id": "bye"})
     zombie = a.recv_until(lambda m: m.get("kind") == "zombie")
+    after_leave = len(a.messages)
     assert (zombie["seat"], zombie["data"]) == (1, {"reason": "left"})
     play_out({0: a}, "slide")
     final = alice.get(f"/api/tables/{table_id}")["table"]
@@ -113,7 +117,7 @@ def test_leaving_a_running_game_hands_the_seat_to_a_zombie_ranked_last(
     assert [h["rank"] for h in alice.get(f"/api/users/{alice_name}/history/slide")] == [1]
     assert all(
         m["seat"] != 1 or m["data"].get("by") != "player"
-        for m in a.messages[3:]
+        for m in a.messages[after_leave:]
         if m.get("kind") == "action"
     )
 
@@ -132,7 +136,8 @@ def test_chat_reaches_players_and_spectators_raw_with_limits(server: LiveServer)
     assert said["seat"] is None
     assert said["data"]["text"] == "<b>good luck</b> & have fun"
     a.send({"type": "chat", "id": "long", "text": "x" * 501})
-    assert a.recv_until(lambda m: m["type"] == "error")["code"] == "chat_too_long"
+    too_long = a.recv_until(lambda m: m["type"] == "error")
+    assert (too_long["code"], too_long["params"]["limit"]) == ("chat_too_long", 500)
     a.send({"type": "chat", "id": "blank", "text": "   "})
     assert a.recv_until(lambda m: m["type"] == "error")["code"] == "chat_empty"
     for n in range(20):

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from meeple.store import queries
-from meeple.tables.loading import TableLoader
+from meeple.tables.cluster.loading import TableLoader
 
 
 class FakeStore:

@@ -7,7 +7,7 @@ import asyncio
 from server_harness import run_async
 
 from meeple.games.base import JSON
-from meeple.tables.lobby import LobbyCache
+from meeple.tables.lobby.lobby import LobbyCache
 
 
 def test_requests_share_one_build_until_news_or_the_ttl() -> None:

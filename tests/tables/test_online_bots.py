@@ -10,8 +10,8 @@ from server_harness import require_redis, run_async
 from meeple.bus.memory import InProcessBus
 from meeple.bus.redis import RedisBus
 from meeple.store.models import User
-from meeple.tables import online_bots
-from meeple.tables.online_bots import OnlineBots
+from meeple.tables.lobby import online_bots
+from meeple.tables.lobby.online_bots import OnlineBots
 
 
 def names(listing: list[dict[str, object]]) -> list[object]:

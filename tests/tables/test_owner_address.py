@@ -21,6 +21,8 @@ from server_harness import (
     start_server,
 )
 
+from meeple.tables.commands import Act, Command
+
 
 @pytest.fixture
 def east_with_address_and_west_without(
@@ -55,15 +57,17 @@ def guests_at_a_table(
     return creator, opponent, table_id
 
 
-def count_calls(server: LiveServer) -> list[str]:
-    """Record every write the server forwards to another from now on (by operation)."""
-    calls: list[str] = []
+def count_calls(server: LiveServer) -> list[type[Command]]:
+    """Record every write the server forwards to another from now on (by command type)."""
+    calls: list[type[Command]] = []
     router = server.services.tables.calls
     call = router.call
 
-    async def counted(owner: str, table_id: str, op: str, *args: Any, **kwargs: Any) -> Any:
-        calls.append(op)
-        return await call(owner, table_id, op, *args, **kwargs)
+    async def counted(
+        owner: str, table_id: str, command: Command, *args: Any, **kwargs: Any
+    ) -> Any:
+        calls.append(type(command))
+        return await call(owner, table_id, command, *args, **kwargs)
 
     router.call = counted  # type: ignore[method-assign]
     return calls
@@ -123,6 +127,6 @@ def test_an_owner_without_a_public_address_is_never_pointed_at(
     forwarded = count_calls(east)
     first_action(on_east, "d1")
     assert west.services.tables.tables[table_id].owned
-    assert forwarded == ["act"]  # east forwarded it, and west answered
+    assert forwarded == [Act]  # east forwarded it, and west answered
     on_east.drain(wait=0.5)
     assert not any(m["type"] == "owner" for m in on_east.messages)

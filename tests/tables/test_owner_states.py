@@ -1,4 +1,5 @@
-"""The ownership state machine (:mod:`meeple.tables.owner_states`), one transition at a time.
+"""The ownership state machine (:mod:`meeple.tables.cluster.owner_states`), a transition
+at a time.
 
 Each allowed move is tested from its state, and every other (state, move) pair
 must raise: a table never becomes owned except by ``run`` from ``claiming``.
@@ -10,7 +11,7 @@ import itertools
 
 import pytest
 
-from meeple.tables.owner_states import (
+from meeple.tables.cluster.owner_states import (
     CLAIMING,
     COPY,
     OWNED,

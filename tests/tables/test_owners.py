@@ -25,13 +25,13 @@ from server_harness import (
     run_async,
 )
 
+from meeple.errors import Code
 from meeple.games.base import GameRecord, replay
 from meeple.store import queries
 from meeple.store.database import Database
 from meeple.store.models import GameTable
-from meeple.tables.errors import TableError
-from meeple.tables.log import LogEvent, Snapshot, advance, apply_action
-from meeple.tables.owners import OWNER_PREFIX
+from meeple.tables.cluster.owners import OWNER_PREFIX
+from meeple.tables.core.log import LogEvent, Snapshot, advance, apply_action
 
 
 @contextmanager
@@ -179,7 +179,7 @@ def test_a_server_that_does_not_own_a_table_learns_its_events_from_the_bus(
     # Every event (the bots' and Alice's own) reached west's copy without reading the store.
     assert store_reads == []
     owner = east.services.tables.tables[table_id]
-    assert [e.stored() for e in west_table.events] == [e.stored() for e in owner.events]
+    assert west_table.events == owner.events
 
 
 @pytest.mark.postgres
@@ -453,7 +453,7 @@ def test_a_write_waiting_on_a_silent_owner_runs_as_soon_as_this_server_takes_the
         outcomes.append("answered")
         return result
 
-    east.services.tables.calls._answer = silent  # type: ignore[method-assign]
+    east.services.tables.calls._take = silent  # type: ignore[method-assign]
     west.services.tables.ownership.still_holds = holds  # type: ignore[method-assign]
     calls.call = watched  # type: ignore[method-assign]
     sock.send({"type": "action", "id": "w", "action": brain("slide", 1)(sock.view, 0)})
@@ -590,7 +590,7 @@ def test_a_take_over_whose_resume_collides_resumes_again(
     async def collides_once() -> None:
         calls.append(len(calls))
         if len(calls) == 1:
-            raise TableError("conflict", "the table changed meanwhile; try again")
+            raise Code.CONFLICT.error()
         await resume()
 
     copy.resume = collides_once  # type: ignore[method-assign]
@@ -608,7 +608,7 @@ def test_a_take_over_whose_resume_collides_resumes_again(
 def test_one_server_of_several_claims_a_one_off_job() -> None:
     import redis.asyncio as aioredis
 
-    from meeple.tables.owners import RedisLeases
+    from meeple.tables.cluster.owners import RedisLeases
 
     url = require_redis()
 
@@ -635,7 +635,7 @@ def test_leases_are_kept_while_the_event_loop_is_busy_and_run_out_when_it_hangs(
 
     import redis.asyncio as aioredis
 
-    from meeple.tables.owners import ALIVE_LEASES, RedisLeases
+    from meeple.tables.cluster.owners import ALIVE_LEASES, RedisLeases
 
     url = require_redis()
     lease_s = 0.4
@@ -671,7 +671,7 @@ def test_a_lease_is_renewed_from_the_moment_it_is_acquired() -> None:
 
     import redis.asyncio as aioredis
 
-    from meeple.tables.owners import RedisLeases
+    from meeple.tables.cluster.owners import RedisLeases
 
     url = require_redis()
     lease_s = 0.4
@@ -702,7 +702,7 @@ def test_a_lease_released_while_a_renewal_runs_is_not_kept() -> None:
     import redis as sync_redis
     import redis.asyncio as aioredis
 
-    from meeple.tables.owners import OWNER_PREFIX, RedisLeases
+    from meeple.tables.cluster.owners import OWNER_PREFIX, RedisLeases
 
     url = require_redis()
 
@@ -741,7 +741,7 @@ def test_the_keeper_takes_a_dead_servers_leases_as_they_run_out_and_tells_the_lo
 
     import redis.asyncio as aioredis
 
-    from meeple.tables.owners import RedisLeases
+    from meeple.tables.cluster.owners import RedisLeases
 
     url = require_redis()
     lease_s = 0.4
@@ -825,7 +825,7 @@ def test_a_lease_that_ran_out_with_nobody_taking_it_is_taken_back_and_a_released
 ):
     import redis.asyncio as aioredis
 
-    from meeple.tables.owners import OWNER_PREFIX, RedisLeases
+    from meeple.tables.cluster.owners import OWNER_PREFIX, RedisLeases
 
     url = require_redis()
 

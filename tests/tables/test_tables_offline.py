@@ -8,12 +8,12 @@ from typing import Any
 import pytest
 from server_harness import run_async
 
+from meeple.errors import Code, TableError
 from meeple.games import get_game
 from meeple.tables.clock import ManualClock
-from meeple.tables.errors import TableError
-from meeple.tables.log import OPEN, PLAYING, LogEvent, SeatInfo, Snapshot, advance
-from meeple.tables.ratings import RatedSeat, new_ratings, rating_ranks
-from meeple.tables.spec import TableSpec, check_spec
+from meeple.tables.core.log import OPEN, PLAYING, LogEvent, SeatInfo, Snapshot, advance
+from meeple.tables.core.ratings import RatedSeat, new_ratings, rating_ranks
+from meeple.tables.core.spec import TableSpec, check_spec
 
 SLIDE = get_game("slide")
 OPTIONS = SLIDE.default_options(2) | {"players": 2}
@@ -155,7 +155,7 @@ def test_the_manual_clock_wakes_timers_only_when_advanced() -> None:
 
 
 def test_every_event_kind_has_one_rule() -> None:
-    from meeple.tables.log import RULES
+    from meeple.tables.core.log import RULES
 
     assert set(RULES) == {
         "create", "join", "leave", "kick", "start", "action", "zombie", "finish",
@@ -166,10 +166,10 @@ def test_every_event_kind_has_one_rule() -> None:
     assert refused.value.code == "unknown_event"
 
 
-def test_http_statuses_are_chosen_in_the_web_layer_by_code() -> None:
+def test_http_statuses_are_chosen_in_the_web_layer_by_family() -> None:
     from meeple.web.errors import http_status
 
-    assert http_status(TableError("not_creator", "x")) == 403
-    assert http_status(TableError("no_table", "x")) == 404
-    assert http_status(TableError("illegal", "x")) == 400
-    assert not hasattr(TableError("illegal", "x"), "status")
+    assert http_status(Code.NOT_CREATOR.error(what="x")) == 403
+    assert http_status(Code.NO_TABLE.error(table="'x'")) == 404
+    assert http_status(TableError(Code.ILLEGAL, "x")) == 400
+    assert not hasattr(TableError(Code.ILLEGAL, "x"), "status")

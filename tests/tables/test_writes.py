@@ -1,27 +1,36 @@
-"""Changes of a table go through one door (:class:`meeple.tables.writes.Writes`): run on the
+"""Changes of a table go through one door (:class:`meeple.tables.cluster.writes.Writes`): run on the
 owner, their outcomes acted on by the caller, never by the table calling up."""
 
 from __future__ import annotations
 
+import inspect
 import json
 import time
-from typing import Any
+from typing import Any, get_type_hints
 
 import pytest
 from server_harness import LiveServer, require_redis
 
-from meeple.tables.changes import TableChanges
-from meeple.tables.table import TableContext
-from meeple.tables.writes import OPS
+from meeple.tables.commands import COMMANDS
+from meeple.tables.core.changes import TableChanges
+from meeple.tables.core.outcomes import Outcome
+from meeple.tables.core.table import TableContext
 
 
 def test_a_table_holds_no_callback_into_the_manager() -> None:
-    """What a change makes due comes back as an outcome (or, from the table's own clocks and
-    bots, on a queue); the context a table gets has nothing to call up with."""
+    """What a change leaves its caller to do comes back as an outcome, and what it did goes
+    out as facts on the hook (:mod:`meeple.tables.facts`), which names no feature; the context
+    a table gets has nothing to call up with."""
     hooks = [f for f, kind in TableContext.__annotations__.items() if "Callable" in str(kind)]
     assert hooks == []
-    for op in OPS:
-        assert "Outcome" in str(getattr(TableChanges, op).__annotations__["return"]), op
+    taken = {}
+    for name, method in inspect.getmembers(TableChanges, inspect.iscoroutinefunction):
+        hints = get_type_hints(method)
+        for kind in COMMANDS.values():
+            if kind in hints.values():
+                taken[kind] = name
+                assert hints["return"].__args__[1] is Outcome, name
+    assert set(taken) == set(COMMANDS.values())  # each command is a change of the table
 
 
 @pytest.mark.postgres

@@ -14,8 +14,8 @@ from server_harness import GAMES, Client, LiveServer, make_settings, running
 
 from meeple.games.base import GameRecord, replay
 from meeple.store.models import Rating, User
-from meeple.tables.log import SeatInfo
-from meeple.tables.ratings import rates_anyone
+from meeple.tables.core.log import SeatInfo
+from meeple.tables.core.ratings import rates_anyone
 
 
 def bot_account(server: LiveServer, name: str) -> tuple[dict[str, Any], httpx.Client]:

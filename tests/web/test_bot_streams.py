@@ -23,7 +23,7 @@ from secrets_check import check_messages
 from server_harness import GAMES, Client, LiveServer, make_settings, running, strict_json
 
 from meeple.games.base import GameRecord, replay
-from meeple.tables.user_events import publish_user_event
+from meeple.tables.notices.user_events import publish_user_event
 
 
 class LineReader:

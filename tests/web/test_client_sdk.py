@@ -82,9 +82,11 @@ def test_the_account_and_the_refusals_carry_the_server_code(server: LiveServer) 
             with pytest.raises(NotFoundError) as missing:
                 await client.table("no-such-table")
             assert missing.value.code == "no_table" and missing.value.status == 404
+            assert missing.value.family == "not_found"
             with pytest.raises(GameError) as illegal:
                 await client.act(table_id, {"type": "nonsense"})
             assert illegal.value.status in (400, 422)
+            assert illegal.value.family in ("illegal", "request", "invalid")
         async with MeepleClient(server.url, "meeple_not-a-token") as stranger:
             with pytest.raises(AuthError) as bad:
                 await stranger.account()

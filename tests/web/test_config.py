@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 from pathlib import Path
 
 import pytest
 
 from meeple.cli import serve
-from meeple.config import ConfigError, Settings, default_data_dir, load_settings
+from meeple.config import NOT_SETTINGS, ConfigError, Settings, default_data_dir, load_settings
 from meeple.store.database import Database
 from meeple.web.services import session_key
+
+THIS = Path(__file__).resolve()
+REPO = THIS.parents[2]
 
 
 @pytest.fixture
@@ -86,6 +90,20 @@ WRONG = [
     ({}, {"port": 0}, "bad setting --port"),
     ({"MEEPLE_PUBLIC_URL": "play.example"}, {}, "bad setting MEEPLE_PUBLIC_URL: Value error"),
     ({}, {"public_url": "https://play.example/?s=2"}, "bad setting --public-url"),
+    ({"MEEPLE_COOKIE_SECURE": "maybe"}, {}, "bad setting MEEPLE_COOKIE_SECURE: Input should be"),
+    ({"MEEPLE_BOT_BUDGET_S": "0"}, {}, "bad setting MEEPLE_BOT_BUDGET_S: Input should be"),
+    ({"MEEPLE_SMTP_URL": "http://mail"}, {}, "bad setting MEEPLE_SMTP_URL: Value error"),
+    (
+        {"MEEPLE_SMTP_URL": "smtp://mail.example"},
+        {},
+        "bad settings: Value error, MEEPLE_SMTP_URL needs MEEPLE_SITE_URL",
+    ),
+    (
+        {"MEEPLE_COOKIE_SECUR": "true"},
+        {},
+        "unknown setting MEEPLE_COOKIE_SECUR (did you mean MEEPLE_COOKIE_SECURE?)",
+    ),
+    ({"MEEPLE_PORTS": "80"}, {}, "unknown setting MEEPLE_PORTS (did you mean MEEPLE_PORT?)"),
 ]
 
 
@@ -137,3 +155,24 @@ def test_meeple_serve_names_a_database_it_cannot_open_without_its_password(
         serve.preflight(settings)
     err = capsys.readouterr().err
     assert "nobody:***@127.0.0.1:1" in err and "s3cret-word" not in err
+
+
+def test_a_data_folder_that_cannot_be_made_is_named(clean_env: Path) -> None:
+    (clean_env / "a-file").write_text("not a folder", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"^bad setting MEEPLE_DATA_DIR: "):
+        load_settings(data_dir=clean_env / "a-file" / "meeple")
+
+
+def test_every_meeple_variable_the_code_reads_is_a_setting_or_known_not_to_be() -> None:
+    """So that refusing unknown ``MEEPLE_*`` names never refuses one that meeple reads."""
+    settings = {f"MEEPLE_{name.upper()}" for name in Settings.model_fields}
+    named: dict[str, str] = {}
+    for folder in ("src", "tests", "bench", "scripts", ".ci"):
+        for path in sorted((REPO / folder).rglob("*")):
+            if not path.is_file() or path.suffix not in ("", ".py", ".sh") or path == THIS:
+                continue
+            text = path.read_text(encoding="utf-8", errors="replace")
+            for name in re.findall(r"\bMEEPLE_[A-Z0-9_]*[A-Z0-9]\b", text):
+                named.setdefault(name, str(path.relative_to(REPO)))
+    strangers = {n: where for n, where in named.items() if n not in settings | NOT_SETTINGS}
+    assert strangers == {}

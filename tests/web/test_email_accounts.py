@@ -11,7 +11,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
-from tests.support.server_harness import (
+from server_harness import (
     Client,
     LiveServer,
     free_port,
@@ -19,11 +19,11 @@ from tests.support.server_harness import (
     require_redis,
     start_server,
 )
-from tests.support.smtp_server import SmtpServer, body_html, body_text, smtp_server
+from smtp_server import SmtpServer, body_html, body_text, smtp_server
 
 from meeple.config import ConfigError, load_settings
 from meeple.store import emails
-from meeple.tables import outbox
+from meeple.tables.notices import outbox
 
 PASSWORD = "Tile-Slider-42"
 NEW_PASSWORD = "Meeple-Reset-77"
@@ -212,11 +212,12 @@ def test_a_password_is_reset_by_email(mailing: LiveServer, smtp: SmtpServer) -> 
     time.sleep(1.0)  # the other three asked for nothing that is sent
     assert [m["To"] for m in smtp.messages] == ["ada@example.org", "ada@example.org"]
 
-    # By address too (any case).
+    # By address too (any case); the newer link voids the first.
     stranger.post("/api/password/forgot", {"name_or_email": "ADA@example.org"}, 200)
-    _next_to(smtp, "ada@example.org", 2)
+    first, link = link, link_in(_next_to(smtp, "ada@example.org", 2), "/password/reset")
 
     browser = mailing.client("browser")
+    assert browser.http.get(local(mailing, first)).status_code == 410
     form = browser.http.get(local(mailing, link))
     assert form.status_code == 200 and 'id="reset-form"' in form.text
     token = link.rsplit("=", 1)[1]
@@ -351,10 +352,10 @@ def test_two_servers_send_each_email_once(tmp_path: Path, pg_url: str, smtp: Smt
 def test_without_smtp_email_is_off(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """No MEEPLE_SMTP_URL: the server starts and says email is off; the routes answer
     email_off and the pages offer no email features."""
-    with caplog.at_level(logging.INFO, logger="meeple.tables.outbox"):
+    with caplog.at_level(logging.INFO, logger="meeple.tables.notices.outbox"):
         server = start_server(make_settings(tmp_path))
     try:
-        said = [r.getMessage() for r in caplog.records if r.name == "meeple.tables.outbox"]
+        said = [r.getMessage() for r in caplog.records if r.name == "meeple.tables.notices.outbox"]
         assert said == ["email is off: set MEEPLE_SMTP_URL"]
         ada = server.client("ada")
         ada.register("Ada")
@@ -389,8 +390,12 @@ def test_with_smtp_the_pages_offer_email(mailing: LiveServer) -> None:
 
 def test_smtp_without_a_public_address_stops_start_up(tmp_path: Path) -> None:
     """Links in emails need the site's address: SMTP on without it is a start-up error."""
-    with pytest.raises(ConfigError, match="MEEPLE_SMTP_URL needs MEEPLE_PUBLIC_URL"):
+    with pytest.raises(ConfigError, match=r"MEEPLE_SMTP_URL needs MEEPLE_SITE_URL \(or MEEP"):
         load_settings(data_dir=tmp_path, smtp_url="smtp://127.0.0.1:2525")
+    with pytest.raises(ConfigError, match=r"site-url: .*http"):
+        load_settings(data_dir=tmp_path, smtp_url="smtp://h", site_url="ftp://x.org")
+    alone = load_settings(data_dir=tmp_path, smtp_url="smtp://h", site_url="https://play.example/")
+    assert (alone.links_url, alone.public_url) == ("https://play.example", None)
     with pytest.raises(ConfigError, match=r"smtp-url: .*must be smtp://"):
         load_settings(data_dir=tmp_path, smtp_url="http://mail.example.org")
 

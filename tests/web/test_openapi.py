@@ -65,6 +65,7 @@ EXPECTED = {
     ("post", "/api/notifications/read"),
     ("post", "/api/account/bot"),
     ("get", "/api/health"),
+    ("get", "/api/ready"),
     ("get", "/api/account/email"),
     ("put", "/api/account/email"),
     ("delete", "/api/account/email"),

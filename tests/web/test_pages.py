@@ -6,12 +6,11 @@ import re
 
 import pytest
 from fastapi import FastAPI
-from fastapi.staticfiles import StaticFiles
 from fastapi.testclient import TestClient
 
 from meeple.games import GAME_NAMES
 from meeple.i18n import LANG_COOKIE, LANGUAGES, catalog
-from meeple.web.pages import STATIC_DIR, router
+from meeple.web.pages import mount_static, router
 from meeple.web.routes import games
 
 PAGES = (
@@ -38,13 +37,15 @@ def client() -> TestClient:
     app = FastAPI()
     app.include_router(router)
     app.include_router(games.router)
-    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    mount_static(app)
     return TestClient(app)
 
 
 def visible_html(html: str) -> str:
-    """The page without the embedded script catalog (whose keys are meant to be there) and links."""
+    """The page without the embedded script catalog and the notification kinds' keys (both meant
+    for the scripts) and links."""
     html = re.sub(r'<script type="application/json" id="i18n">.*?</script>', "", html, flags=re.S)
+    html = re.sub(r"data-kinds='[^']*'", "", html)
     return re.sub(r'(?:src|href)="[^"]*"', "", html)
 
 

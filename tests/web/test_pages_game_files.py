@@ -11,13 +11,12 @@ from pathlib import Path
 
 import pytest
 from fastapi import FastAPI
-from fastapi.staticfiles import StaticFiles
 from fastapi.testclient import TestClient
 
-from meeple import bots, games, i18n
+from meeple import games, i18n
 from meeple.i18n import LANG_COOKIE, LANGUAGES, catalog
 from meeple.plugins import load_games
-from meeple.web.pages import STATIC_DIR, router
+from meeple.web.pages import mount_static, router
 from meeple.web.routes import games as games_routes
 
 TOY = Path(__file__).resolve().parents[1] / "toy"
@@ -32,15 +31,12 @@ def client() -> Iterator[TestClient]:
     app = FastAPI()
     app.include_router(router)
     app.include_router(games_routes.router)
-    app.mount("/static/js/games/nim", StaticFiles(directory=games.BROWSER_DIRS["nim"]))
-    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    mount_static(app)
     try:
         yield TestClient(app)
     finally:
         games.GAME_NAMES.remove("nim")
         del games._MODULES["nim"], games.BROWSER_DIRS["nim"]
-        for level in ("random", "greedy"):
-            bots.BOT_CLASSES.pop(("nim", level), None)
         sys.path.remove(str(TOY))
 
 
@@ -77,7 +73,7 @@ def test_the_script_catalog_of_each_language_holds_nims_texts(
     for key in ("game.nim", "engine.nim_take", "engine.reason_nim", "js.nim.take", "js.nim.best"):
         assert messages[key] == own.gettext(key) != key
     assert messages["game.nim"] == ("ニム" if lang == "ja" else "Nim")
-    assert "nav.rules_nim" not in messages  # a page's text, not a script's
+    assert "rules.nim.title" not in messages  # a page's text, not a script's
 
 
 def test_meeples_own_texts_win_a_clash_with_a_games(

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from meeple.games import GAME_NAMES, browser_folder
 from meeple.games.base import IllegalAction
 from meeple.games.summy.rules import check_placement
 from meeple.games.summy.tiles import Equation, Placement
-from meeple.i18n import LANGUAGES, catalog
+from meeple.i18n import LANGUAGES, PO_DIR, catalog, game_catalog, read_catalog
 from meeple.i18n.messages import translate
 
 WEB = Path(__file__).parents[2] / "src" / "meeple" / "web"
@@ -38,13 +39,28 @@ def test_every_language_has_every_key_with_the_same_fields(lang: str) -> None:
 
 def used_keys() -> set[str]:
     keys: set[str] = set()
-    pages = (WEB / "pages" / "templates").glob("*.html")
-    for template in [*pages, *(WEB / "static" / "js" / "games").rglob("*.html")]:  # games' pages
-        keys |= set(re.findall(r"""_\(["']([a-z_.]+[a-z_])["']""", template.read_text()))
-    for script in (WEB / "static" / "js").rglob("*.js"):
-        keys |= set(re.findall(r"""\bt\("([a-z_.]+[a-z_])"[,)]""", script.read_text()))
+    folders = [WEB / "pages" / "templates", WEB / "static" / "js"]
+    folders += [browser_folder(game) for game in GAME_NAMES]  # each game's pages and scripts
+    for folder in folders:
+        for template in folder.rglob("*.html"):
+            keys |= set(re.findall(r"""_\(["']([a-z_.]+[a-z_])["']""", template.read_text()))
+        for script in folder.rglob("*.js"):
+            keys |= set(re.findall(r"""\bt\("([a-z_.]+[a-z_])"[,)]""", script.read_text()))
     # Keys built from a prefix and a value ("game." + game) are checked by the page tests.
     return {key for key in keys if not key.endswith(("_", "."))}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_game_brings_its_own_texts_and_meeples_catalogs_name_none(lang: str) -> None:
+    # A game's texts come through its registration (FEATURES.messages), a built-in game's
+    # as a plugin's: its name, its pitch, its rules page, its refusals, its scripts' words.
+    own = read_catalog(PO_DIR / f"{lang}.po", lang)
+    for game in GAME_NAMES:
+        named = re.compile(rf"(^|[^a-z]){game}([^a-z]|$)")
+        assert [key for key in [*own.messages, *own.plurals] if named.search(key)] == [], game
+        texts = game_catalog(game, lang)
+        assert texts is not None, game
+        assert texts.has(f"game.{game}") and texts.has(f"home.pitch_{game}"), game
 
 
 def test_every_key_used_by_a_template_or_script_is_in_the_catalog() -> None:
@@ -165,3 +181,24 @@ def test_refusals_are_translated_by_code(
     code: str, params: dict[str, object], lang: str, expected: str
 ) -> None:
     assert translate(lang, code, params, "the English fallback") == expected
+
+
+def test_every_refusal_code_the_server_sends_has_a_text_in_every_language() -> None:
+    from meeple.errors import Code
+
+    for lang in LANGUAGES:
+        missing = sorted(code for code in Code if not catalog(lang).has(f"engine.{code}"))
+        assert missing == [], lang
+
+
+def test_a_refusals_text_names_only_the_params_its_code_sends() -> None:
+    """A text's blanks are among its code's params (and ``wait``, made from ``seconds``), so
+    no page falls back to English for want of a value the server never sends."""
+    from meeple.errors import Code
+
+    english = catalog("en")
+    for code in Code:
+        forms = english.plurals.get(f"engine.{code}", {})
+        text = english.messages.get(f"engine.{code}") or forms.get("other", "")
+        sent = set(code.params or ())
+        assert fields(text) <= sent | ({"wait"} if "seconds" in sent else set()), code

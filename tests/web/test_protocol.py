@@ -10,8 +10,8 @@ from server_harness import LiveServer, Socket, brain, play_out, slide_pair
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from meeple.tables.table import VIEW_VERSIONS_KEPT
-from meeple.web import server_messages
+from meeple.tables.core.table import VIEW_VERSIONS_KEPT
+from meeple.web import feed, server_messages
 
 
 def first_action(sock: Socket, seat: int) -> Any:
@@ -312,7 +312,7 @@ def test_an_event_message_is_built_once_per_view_and_shared_by_its_connections(
             built.append((message.version, message.view["seat"] if message.view else None))
         return write(message)
 
-    monkeypatch.setattr(server_messages, "message_text", counted)
+    monkeypatch.setattr(feed, "message_text", counted)
     alice, bob, table_id = slide_pair(server)
     a, b = alice.connect(table_id), bob.connect(table_id)
     watchers = [server.client(f"w{n}").connect(table_id) for n in range(4)]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from meeple.errors import TableError
+from meeple.errors import Code
 from meeple.web.server_messages import (
     TABLE_MESSAGE,
     Ack,
@@ -29,7 +29,7 @@ def test_a_message_uses_the_protocols_field_names() -> None:
 
 
 def test_a_refusal_echoes_the_id_only_when_there_is_one() -> None:
-    refusal = TableError("not_your_turn", "it is not your turn")
+    refusal = Code.NOT_YOUR_TURN.error(whose="your")
     plain = json.loads(message_text(error_message(refusal)))
     assert "id" not in plain and plain["code"] == "not_your_turn"
     assert json.loads(message_text(error_message(refusal, "x9")))["id"] == "x9"

@@ -29,6 +29,9 @@ from server_harness import (
 )
 from smtp_server import SmtpServer, body_html, body_text, smtp_server
 
+from meeple.store import emails
+from meeple.store.models import User
+
 AWAY_S = 900
 
 
@@ -272,6 +275,41 @@ def test_many_turns_at_once_become_the_days_digest(server: LiveServer, smtp: Smt
     assert not any(tables[3] in body_text(m) for m in mails)
 
 
+def test_a_name_with_a_line_break_neither_loses_an_email_nor_shows_raw(
+    server: LiveServer, smtp: SmtpServer
+) -> None:
+    """An account named before names were checked (a line break in it): the "your turn"
+    emails naming it still go, its name on one line in the subject and in the digest."""
+    alice, bob = verified(server, smtp, "alice"), verified(server, smtp, "bobby")
+    alice_id = alice.get("/api/auth/me")["id"]
+
+    def rename(session: Any) -> None:
+        session.get(User, alice_id).name = "ali\r\nce"
+
+    server.services.db.call(rename)
+    tables = []
+    while len(tables) < 3:  # tables where alice moves first, so bobby's turn follows hers
+        table_id = turn_table(alice, bob)
+        if seats(server, alice, bob, table_id)[0] is alice:
+            tables.append(table_id)
+    server.advance(AWAY_S + 60)
+    address = "bobby@example.org"
+    for number, table_id in enumerate(tables):
+        sock = alice.connect(table_id)
+        sock.recv_until(lambda m: m["type"] == "hello")
+        play_turn(sock, seed=number)
+        sock.close()
+        if number < 2:
+            single = smtp.wait_for(lambda m, t=table_id: m["To"] == address and t in body_text(m))
+            assert str(single["Subject"]) == "Your turn at Summy against ali ce"
+    digest = smtp.wait_for(to(address, "Your turn in 3 games"))
+    assert "· ali ce" in body_text(digest) and "ali\r" not in body_text(digest)
+    deadline = time.monotonic() + 5
+    while {row.status for row in server.services.db.call(emails.outbox_rows)} != {"sent"}:
+        assert time.monotonic() < deadline, "an email was not sent"
+        time.sleep(0.05)
+
+
 def test_a_finished_game_is_emailed_with_its_result(tmp_path: Path, smtp: SmtpServer) -> None:
     """The mover leaves (a bot takes the seat); the away player's clock runs out, a bot
     plays for them, the game ends: the away player is told their rank."""
@@ -361,3 +399,16 @@ def test_the_email_comes_in_the_language_the_player_last_used(
     message = smtp.wait_for(to(f"{away.label}@example.org", "À vous de jouer"))
     assert "C'est à vous de jouer à Summy" in body_text(message)
     assert 'lang="fr"' in body_html(message) and "Ouvrir la table" in body_html(message)
+
+
+def test_the_email_choices_and_unsubscribe_links_are_the_kinds_marked_emailed() -> None:
+    """The account page's choices and the links' kinds come from the one registry of kinds:
+    a kind marked emailed that the choices lack would be an email nobody could stop."""
+    from meeple.tables.notices.notifications import EMAILED
+    from meeple.tables.notices.unsubscribe import ALL_EMAILS, UNSUBSCRIBE_KINDS
+    from meeple.web.routes.unsubscribe import EmailChoices, EmailChoicesIn
+
+    emailed = {kind.value for kind in EMAILED}
+    assert emailed == {"your_turn", "game_finished"}
+    assert set(EmailChoices.model_fields) == set(EmailChoicesIn.model_fields) == emailed
+    assert set(UNSUBSCRIBE_KINDS) == emailed | {ALL_EMAILS}

@@ -47,6 +47,10 @@ class Bus(Protocol):
         """A new subscription to ``channel``, receiving from now on."""
         ...
 
+    async def ping(self) -> None:
+        """Return once the bus answers; raise if it cannot be reached."""
+        ...
+
     async def close(self) -> None:
         """Release connections; the bus is unusable afterwards."""
         ...

@@ -44,6 +44,9 @@ class InProcessBus:
         self._channels.setdefault(channel, set()).add(subscription)
         return subscription
 
+    async def ping(self) -> None:
+        """Always answers: the bus is this process."""
+
     async def close(self) -> None:
         """Forget every subscriber."""
         self._channels.clear()

@@ -193,7 +193,7 @@ class RedisBus:
                 await self._local.publish(channel, jsontext.decode(message["data"]))
 
     async def ping(self) -> None:
-        """Fail if Redis does not answer (checked at start-up)."""
+        """Fail if Redis does not answer (checked at start-up and by ``/api/ready``)."""
         await self._redis.ping()
 
     async def close(self) -> None:

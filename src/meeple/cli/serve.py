@@ -12,8 +12,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from meeple.cli.common import fail
 from meeple.config import ConfigError, Settings, load_settings
+from meeple.games.kit.commands import fail
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -3,7 +3,7 @@
 :class:`MeepleClient` has a method for every route of docs/bot-api.md; the
 stream lines are typed in :mod:`meeple.client.lines`; every refusal is a
 :class:`MeepleError` subclass carrying the server's ``code``. The bridge
-``meeple bot run`` (:mod:`meeple.cli.bot`) runs any :class:`meeple.bots.base.Bot`
+``meeple bot run`` (:mod:`meeple.cli.bot`) runs any :class:`meeple.games.kit.bots.Bot`
 through it. This package imports only httpx, the standard library and the
 pure layers (``meeple.games``, ``meeple.bots``), never the server.
 """
@@ -26,9 +26,7 @@ from meeple.client.lines import (
     AccountEvent,
     ActionResult,
     Challenge,
-    EventLine,
     GameLine,
-    HelloLine,
 )
 from meeple.client.streams import Backoff, EventStream, GameStream
 
@@ -40,13 +38,11 @@ __all__ = [
     "Backoff",
     "Challenge",
     "ConflictError",
-    "EventLine",
     "EventStream",
     "ForbiddenError",
     "GameError",
     "GameLine",
     "GameStream",
-    "HelloLine",
     "MeepleClient",
     "MeepleError",
     "NotFoundError",

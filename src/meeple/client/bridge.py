@@ -1,4 +1,4 @@
-"""The bridge: any :class:`meeple.bots.base.Bot` plays on a server through the Bot API.
+"""The bridge: any :class:`meeple.games.kit.bots.Bot` plays on a server through the Bot API.
 
 This is what ``meeple bot run`` runs. It listens to the account's event
 stream: a challenge for a game it plays is accepted (any other is declined
@@ -27,12 +27,12 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from meeple.bots import get_bot, levels_for
-from meeple.bots.base import Bot
+from meeple.bots import games_with_bot, get_bot, levels_for
 from meeple.client.client import MeepleClient, new_action_id
 from meeple.client.errors import AuthError, ForbiddenError, GameError, MeepleError
 from meeple.client.lines import AccountEvent, GameLine
 from meeple.client.streams import EventStream, GameStream
+from meeple.games.kit.bots import Bot
 
 log = logging.getLogger("meeple.bridge")
 
@@ -49,9 +49,7 @@ class BridgeError(Exception):
 
 def builtin_bots(level: str) -> tuple[BotFactory, set[str]]:
     """The built-in bots of ``level`` (one per game), and the games that have one."""
-    from meeple.bots import BOT_CLASSES
-
-    games = {game for game, lvl in BOT_CLASSES if lvl == level}
+    games = set(games_with_bot(level))
     if not games:
         raise BridgeError(f"no built-in bot of level {level!r}")
     return (lambda game, seed: get_bot(game, level, seed)), games
@@ -243,7 +241,7 @@ class Bridge:
                 if line["type"] == "event" and line["kind"] == "finish":
                     played.result = line["data"].get("result")
                 legal = line.get("legal")
-                version = int(line.get("version", 0))  # type: ignore[call-overload]
+                version = int(line.get("version", 0))
                 view = line.get("view")
                 stale = version < acted_through or self._stop.is_set()
                 if not legal or not isinstance(view, dict) or stale:

@@ -31,6 +31,13 @@ class MeepleError(Exception):
         self.status = status
         self.body: dict[str, Any] = body or {}
 
+    @property
+    def family(self) -> str:
+        """The server's kind of refusal (``rules``, ``limit``…: docs/bot-api.md), or ``""``
+        when the answer named none (no answer came)."""
+        value = self.body.get("family")
+        return value if isinstance(value, str) else ""
+
 
 class TransportError(MeepleError):
     """The server could not be reached, or the connection dropped before an answer."""

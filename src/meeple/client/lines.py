@@ -1,13 +1,15 @@
-"""The typed lines of the two streams (docs/bot-api.md), as the server sends them.
+"""The lines of the two streams (docs/bot-api.md), as the server sends them.
 
-Each is a ``TypedDict``: a line is the JSON object itself, so nothing is lost
-when the server adds a field, and a type checker still knows the fields a
-bot reads. ``type`` tells them apart.
+A line is the JSON object itself, so nothing is lost when the server adds a field;
+``type`` tells them apart. The account stream's lines are typed here (``TypedDict``s), so
+a type checker knows the fields a bot reads. A game stream's lines are the table socket's
+messages (hello, resume, event, watchers), which the server's models define once
+(docs/protocol.md, their JSON Schema in docs/protocol.schema.json): :data:`GameLine`.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Any, Literal, TypedDict
 
 JSONObject = dict[str, Any]
 """A JSON object as parsed (a view, a table, an action)."""
@@ -101,45 +103,12 @@ AccountEvent = (
 """A line of the account's event stream."""
 
 
-class HelloLine(TypedDict):
-    """The first line of a game stream: the table as the seat sees it."""
-
-    type: Literal["hello"]
-    version: int
-    seat: int | None
-    table: JSONObject
-    view: JSONObject | None
-    legal: NotRequired[list[Any]]
-
-
-class EventLine(TypedDict):
-    """One table event (an action, a chat line, the finish…) with the seat's view after it."""
-
-    type: Literal["event"]
-    version: int
-    kind: str
-    seat: int | None
-    data: JSONObject
-    view: JSONObject | None
-    to_act: list[int]
-    deadlines: dict[str, float]
-    legal: NotRequired[list[Any]]
-
-
-ResumeLine = TypedDict("ResumeLine", {"type": Literal["resume"], "from": int, "to": int})
-"""A resumed stream: the events after ``from`` (up to ``to``) follow."""
-
-
-class WatchersLine(TypedDict):
-    """Who is there: spectators and the seats whose players are connected."""
-
-    type: Literal["watchers"]
-    spectators: int
-    present: list[int]
-
-
-GameLine = HelloLine | EventLine | ResumeLine | WatchersLine
-"""A line of a game stream."""
+GameLine = JSONObject
+"""A line of a game stream: the table socket's message of its ``type`` (docs/protocol.md):
+``hello`` (the table as the seat sees it), ``resume`` (the events after ``from`` follow),
+``event`` (an action, a chat line, the finish…: ``version``, ``kind``, ``seat``, ``data``,
+the seat's ``view`` after it, ``to_act``, ``deadlines``) or ``watchers``; a ``hello`` or
+``event`` after which the seat must act carries its ``legal`` actions."""
 
 ENDING_KINDS = frozenset({"finish", "close"})
 """The event kinds after which a table changes no more: a game stream ends there."""

@@ -223,7 +223,7 @@ class GameStream(ReconnectingStream):
     async def _game_lines(self) -> AsyncIterator[GameLine]:
         async for line in self.lines():
             if self._accept(line):
-                yield cast(GameLine, line)
+                yield line
 
     def __aiter__(self) -> AsyncIterator[GameLine]:
         return self._iterate(self._game_lines())

@@ -4,9 +4,10 @@ Each language has one gettext catalog, ``po/<lang>.po``, read with Babel at
 start-up (no compile step). Message ids are dotted keys such as
 ``nav.sign_in``, never English sentences: a key that a catalog lacks is shown
 as the key itself, so a missing translation is visible on the page and the
-browser tests catch it. A game may bring its own texts in its own folder
-(``GameFeatures.messages``, see :func:`game_catalog`); they are added to
-meeple's, which keep their words on a clash.
+browser tests catch it. Each game brings its own texts (its name, its
+rules, its refusals, the words of its scripts) in its browser folder
+(``GameFeatures.messages``, see :func:`game_catalog`), built-in games too:
+they are added to meeple's, which name no game and keep their words on a clash.
 
 >>> catalog("fr").gettext("nav.play")
 'Jouer'
@@ -175,8 +176,7 @@ def game_catalog(game: str, lang: str) -> Catalog | None:
     """The game's own messages in ``lang`` (``GameFeatures.messages``: a folder of ``<lang>.po``).
 
     A language the game's folder lacks takes its English file; ``None`` for a
-    game without messages of its own (the built-in games keep theirs in
-    meeple's catalogs).
+    game without messages of its own.
     """
     folder = features_of(game).messages
     if folder is None:

@@ -2,7 +2,7 @@
 
 The engines and the server refuse with a stable code (the rule) and the
 parameters of its sentence, with the English sentence as the fallback (see
-:class:`meeple.games.base.Refusal` and :class:`meeple.tables.errors.TableError`).
+:class:`meeple.games.base.Refusal` and :class:`meeple.errors.TableError`).
 Each language's catalog has a text per code with the parameters as named
 fields; a code a catalog lacks shows the English. The pages' scripts do the
 same with the same keys (``translateRefusal`` in ``static/js/i18n.js``).

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import and_, or_, select, update
+from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.orm import Session, aliased
 
 from meeple.store.models import Challenge, DeletedAccount, User
@@ -28,6 +28,51 @@ ChallengeRow = tuple[Challenge, User, User]
 def insert_challenge(session: Session, values: dict[str, Any]) -> None:
     """Store a new challenge (``values``: its columns)."""
     session.add(Challenge(**values))
+
+
+SENT = "sent"
+"""What :func:`insert_challenge_within` answers when the sender's open challenges are full."""
+RECEIVED = "received"
+"""What :func:`insert_challenge_within` answers when the recipient's open challenges are full."""
+
+LOCK_SPACE = 0x6D656570 << 32
+"""PostgreSQL advisory lock keys of the challenge caps: this plus an account id (a space of
+keys no other lock of the server uses)."""
+
+
+def open_count(session: Session, user_id: int, now: float, *, sent: bool) -> int:
+    """How many challenges ``user_id`` has sent (``sent``) or been sent, still open at ``now``."""
+    party = Challenge.from_id if sent else Challenge.to_id
+    count = session.scalar(
+        select(func.count())
+        .select_from(Challenge)
+        .where(party == user_id, Challenge.status == OPEN, Challenge.expires_at > now)
+    )
+    return int(count or 0)
+
+
+def insert_challenge_within(
+    session: Session, values: dict[str, Any], max_sent: int, max_received: int
+) -> str | None:
+    """Store a new challenge (``values``: its columns) unless its sender already has
+    ``max_sent`` open or its recipient ``max_received``: ``None`` when stored, else which is
+    full (:data:`SENT`, :data:`RECEIVED`).
+
+    The counts and the insert are one step on every server: on PostgreSQL the transaction
+    first takes an advisory lock per account (in id order, so two never wait on each other),
+    and a server counting for the same sender or recipient waits until this one commits; on
+    SQLite (one server) the queries run one at a time.
+    """
+    sender, receiver, now = values["from_id"], values["to_id"], values["created_at"]
+    if session.get_bind().dialect.name == "postgresql":
+        for user_id in sorted({sender, receiver}):
+            session.execute(select(func.pg_advisory_xact_lock(LOCK_SPACE + user_id)))
+    if open_count(session, sender, now, sent=True) >= max_sent:
+        return SENT
+    if open_count(session, receiver, now, sent=False) >= max_received:
+        return RECEIVED
+    session.add(Challenge(**values))
+    return None
 
 
 def account_by_name(session: Session, name: str) -> User | None:
@@ -65,6 +110,26 @@ def open_challenges_of(session: Session, user_id: int, now: float) -> list[Chall
             Challenge.expires_at > now,
         )
         .order_by(Challenge.created_at, Challenge.id)
+    )
+    return [(row[0], row[1], row[2]) for row in rows]
+
+
+def newest_open_challenges_of(
+    session: Session, user_id: int, now: float, limit: int
+) -> list[ChallengeRow]:
+    """At most ``limit`` challenges to or from ``user_id`` still open at ``now``, newest first
+    (what an event stream replays: however many strangers sent, it reads a bounded page)."""
+    if limit <= 0:
+        return []
+    rows = session.execute(
+        _with_users()
+        .where(
+            or_(Challenge.from_id == user_id, Challenge.to_id == user_id),
+            Challenge.status == OPEN,
+            Challenge.expires_at > now,
+        )
+        .order_by(Challenge.created_at.desc(), Challenge.id.desc())
+        .limit(limit)
     )
     return [(row[0], row[1], row[2]) for row in rows]
 

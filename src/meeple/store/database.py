@@ -18,13 +18,16 @@ from typing import Any, TypeVar
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.orm import Session, sessionmaker
 
 from meeple import jsontext
 from meeple.store import queries
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
+
+APPLICATION_NAME = "meeple"
+"""How this program's connections name themselves to PostgreSQL (``pg_stat_activity``)."""
 
 T = TypeVar("T")
 
@@ -58,6 +61,8 @@ def make_engine(url: str) -> Engine:
         return engine
     return create_engine(
         url,
+        # The name a restore looks for to tell that a server is connected (store/backups).
+        connect_args={} if "application_name=" in url else {"application_name": APPLICATION_NAME},
         pool_pre_ping=True,
         pool_size=8,
         max_overflow=8,
@@ -77,10 +82,21 @@ def alembic_config() -> Config:
     return config
 
 
+MIGRATION_LOCK = 0x6D65_6570_6C65
+"""The PostgreSQL advisory lock a migration holds until it commits."""
+
+
 def migrate(engine: Engine) -> None:
-    """Bring the database up to the newest revision (creating it if empty)."""
+    """Bring the database up to the newest revision (creating it if empty).
+
+    On PostgreSQL one server migrates at a time: servers started together on an
+    empty database would each create the tables, and all but one fail.
+    """
     config = alembic_config()
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            lock = text("SELECT pg_advisory_xact_lock(:key)")
+            connection.execute(lock, {"key": MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 

@@ -14,6 +14,9 @@ from sqlalchemy import delete, or_, select, update
 from sqlalchemy.orm import Session
 
 from meeple.store.email_models import EmailAddress, OneTimeLink, OutboxEmail
+from meeple.store.mailboxes import NotAnAddress, clean_address
+from meeple.store.models import User
+from meeple.store.queries import user_by_name
 
 PENDING, SENT, FAILED = "pending", "sent", "failed"
 
@@ -121,17 +124,24 @@ def verified_email(session: Session, user_id: int) -> str | None:
 
 
 def set_email(session: Session, user_id: int, address: str, now: float) -> None:
-    """Give the account this (unverified) address, replacing any earlier one; the verify
-    links sent for an earlier address are void."""
+    """Give the account this (unverified) address, replacing any earlier one; every link
+    not yet used (verify, reset) is void: each was sent for an earlier address."""
     row = session.get(EmailAddress, user_id)
     if row is None:
         session.add(EmailAddress(user_id=user_id, address=address, created_at=now))
     else:
         row.address, row.verified_at, row.created_at = address, None, now
+    void_links(session, user_id, "verify")
+    void_links(session, user_id, "reset")
+
+
+def void_links(session: Session, user_id: int, purpose: str) -> None:
+    """Make the account's unused ``purpose`` links void (a newer one is sent, or what they
+    were sent for changed: the address, the password)."""
     session.execute(
         delete(OneTimeLink).where(
             OneTimeLink.user_id == user_id,
-            OneTimeLink.purpose == "verify",
+            OneTimeLink.purpose == purpose,
             OneTimeLink.used_at.is_(None),
         )
     )
@@ -145,6 +155,32 @@ def remove_email(session: Session, user_id: int) -> bool:
         return False
     session.delete(row)
     return True
+
+
+def reset_targets(session: Session, name_or_email: str) -> list[tuple[int, str, str]]:
+    """``(user_id, name, verified address)`` of each account a reset request names: the
+    account of that name, or every account whose verified address that is; guests and
+    accounts without a password left out."""
+    users: list[tuple[User, str]] = []
+    if "@" in name_or_email:
+        try:
+            address = clean_address(name_or_email)
+        except NotAnAddress:
+            return []
+        for user_id in users_with_verified(session, address):
+            user = session.get(User, user_id)
+            if user is not None:
+                users.append((user, address))
+    else:
+        user = user_by_name(session, name_or_email)
+        found = None if user is None else verified_email(session, user.id)
+        if user is not None and found is not None:
+            users.append((user, found))
+    return [
+        (user.id, user.name, address)
+        for user, address in users
+        if not user.guest and user.password_hash is not None
+    ]
 
 
 def users_with_verified(session: Session, address: str) -> list[int]:
@@ -167,7 +203,9 @@ def add_link(
     now: float,
     expires_at: float,
 ) -> None:
-    """Store a one-time link (its hash only)."""
+    """Store a one-time link (its hash only); the account's earlier unused links of the
+    same purpose are void (only the newest works)."""
+    void_links(session, user_id, purpose)
     session.add(
         OneTimeLink(
             token_hash=token_hash,
@@ -180,12 +218,18 @@ def add_link(
     )
 
 
+def _still_bound(session: Session, link: OneTimeLink) -> bool:
+    """Whether what a reset link was sent for still holds: the account's verified address
+    is the one it went to (a password change deletes the account's reset links)."""
+    return link.purpose != "reset" or verified_email(session, link.user_id) == link.address
+
+
 def use_link(session: Session, token_hash: str, purpose: str, now: float) -> tuple[str, Any]:
     """Spend the link: ``("ok", (user_id, address))``, else ``("unknown" | "expired" |
     "used", None)`` (a used link still names its account and address). The conditional
     UPDATE makes two tries at once spend it once."""
     link = session.get(OneTimeLink, token_hash)
-    if link is None or link.purpose != purpose:
+    if link is None or link.purpose != purpose or not _still_bound(session, link):
         return "unknown", None
     if link.used_at is not None:
         return "used", (link.user_id, link.address)
@@ -206,6 +250,8 @@ def peek_link(session: Session, token_hash: str, purpose: str, now: float) -> in
     """The account of a link that would still work now (without spending it), else ``None``."""
     link = session.get(OneTimeLink, token_hash)
     if link is None or link.purpose != purpose or link.used_at is not None:
+        return None
+    if not _still_bound(session, link):
         return None
     return link.user_id if link.expires_at > now else None
 

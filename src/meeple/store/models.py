@@ -84,6 +84,11 @@ class GameTable(Base):
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     rematch_of: Mapped[str | None] = mapped_column(String(24), nullable=True)
     rematch_id: Mapped[str | None] = mapped_column(String(24), nullable=True)
+    aborted: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    """The game ended before every player began it: it rated nobody. (A new table's insert
+    leaves it to the database's default and reads nothing back: ``eager_defaults``.)"""
+
+    __mapper_args__ = {"eager_defaults": False}  # noqa: RUF012 (SQLAlchemy reads a dict)
 
 
 class TableSeat(Base):
@@ -259,10 +264,15 @@ class Challenge(Base):
     """
 
     __tablename__ = "challenges"
+    __table_args__ = (
+        # The caps count, and event streams replay, an account's open unlapsed challenges.
+        Index("ix_challenges_from_open", "from_id", "status", "expires_at"),
+        Index("ix_challenges_to_open", "to_id", "status", "expires_at"),
+    )
 
     id: Mapped[str] = mapped_column(String(24), primary_key=True)
-    from_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
-    to_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    from_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    to_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     game: Mapped[str] = mapped_column(String(16))
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     """The game's options as sent (``players`` among them)."""

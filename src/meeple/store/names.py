@@ -28,3 +28,23 @@ def name_key(name: str) -> str:
         char for char in shown_name(name) if unicodedata.category(char) not in INVISIBLE_CATEGORIES
     )
     return unicodedata.normalize("NFKC", visible.casefold())
+
+
+def one_line(text: str) -> str:
+    """``text`` with each run of characters that do not show (line breaks, controls, format
+    characters) made one space: what an email header or a one-line list may carry.
+
+    >>> one_line("Bob\\r\\nBcc: eve")
+    'Bob Bcc: eve'
+    """
+    parts: list[str] = []
+    gap = False
+    for char in text:
+        if unicodedata.category(char) in INVISIBLE_CATEGORIES:
+            gap = True
+            continue
+        if gap and parts:
+            parts.append(" ")
+        gap = False
+        parts.append(char)
+    return "".join(parts)

@@ -142,12 +142,13 @@ _INSERT_EVENT = insert(_EVENTS)
 """On the Core table: the ORM's bulk-insert path costs as much again as the insert itself."""
 
 
-StoredEvent = Row[Any]
-"""A stored event as read back: a plain row with :class:`TableEvent`'s columns as attributes.
-ORM objects cost about twice the CPU to read, and a take-over reads thousands of events."""
+EventRow = Row[Any]
+"""A :class:`TableEvent` read back as a plain row (its columns as attributes), not as an ORM
+object: the stored form of an event either way, and ORM objects cost about twice the CPU to
+read where a take-over reads thousands of events."""
 
 
-def events_after(session: Session, table_id: str, version: int) -> list[StoredEvent]:
+def events_after(session: Session, table_id: str, version: int) -> list[EventRow]:
     """The table's events with a version above ``version``, in order."""
     rows = session.execute(
         select(_EVENTS)
@@ -157,13 +158,13 @@ def events_after(session: Session, table_id: str, version: int) -> list[StoredEv
     return list(rows)
 
 
-def events_after_each(session: Session, since: Mapping[str, int]) -> dict[str, list[StoredEvent]]:
+def events_after_each(session: Session, since: Mapping[str, int]) -> dict[str, list[EventRow]]:
     """For each table id, its events with a version above ``since[id]``, in order.
 
     One query per hundred tables, where :func:`events_after` per table is one each (a
     server taking over hundreds of tables).
     """
-    found: dict[str, list[StoredEvent]] = {table_id: [] for table_id in since}
+    found: dict[str, list[EventRow]] = {table_id: [] for table_id in since}
     ids = list(since)
     for start in range(0, len(ids), 100):
         chunk = ids[start : start + 100]
@@ -183,14 +184,14 @@ def events_after_each(session: Session, since: Mapping[str, int]) -> dict[str, l
 
 def tables_with_events(
     session: Session, table_ids: Sequence[str]
-) -> dict[str, tuple[GameTable, list[StoredEvent]]]:
+) -> dict[str, tuple[GameTable, list[EventRow]]]:
     """Each stored table of ``table_ids`` with all its events in order (the others left out).
 
     Two queries per :data:`LOAD_CHUNK` tables, not two per table (its row, then its
     events): a server taking in a dead server's tables and their reconnecting
     players loads them together.
     """
-    found: dict[str, tuple[GameTable, list[StoredEvent]]] = {}
+    found: dict[str, tuple[GameTable, list[EventRow]]] = {}
     ids = sorted(set(table_ids))
     for start in range(0, len(ids), LOAD_CHUNK):
         chunk = ids[start : start + LOAD_CHUNK]

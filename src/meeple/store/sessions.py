@@ -13,6 +13,7 @@ from sqlalchemy import CursorResult, delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from meeple.store.email_models import OneTimeLink
 from meeple.store.models import LoginSession, ServerSecret, User
 
 
@@ -84,7 +85,8 @@ def end_all_sessions(session: Session, user_id: int) -> int:
 
 
 def set_password(session: Session, user_id: int, password_hash: str, keep: str | None) -> int:
-    """Store a new password hash and end every session of the user but ``keep``.
+    """Store a new password hash and end every session of the user but ``keep``; the
+    account's unused password-reset links are void (each was sent for the old password).
 
     Returns how many sessions were ended.
     """
@@ -92,6 +94,13 @@ def set_password(session: Session, user_id: int, password_hash: str, keep: str |
     if user is None:
         raise ValueError(f"there is no user {user_id}")
     user.password_hash = password_hash
+    session.execute(
+        delete(OneTimeLink).where(
+            OneTimeLink.user_id == user_id,
+            OneTimeLink.purpose == "reset",
+            OneTimeLink.used_at.is_(None),
+        )
+    )
     ended = delete(LoginSession).where(LoginSession.user_id == user_id)
     if keep is not None:
         ended = ended.where(LoginSession.token_hash != keep)

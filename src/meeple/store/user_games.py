@@ -35,20 +35,25 @@ LIVE = ("open", "playing")
 """The stored statuses of a live table: waiting for players, or its game running."""
 
 
-def live_seats(session: Session, user_id: int) -> list[tuple[str, int]]:
-    """``(table id, seat)`` of every open or running table ``user_id`` sits at (and has not
-    left), oldest first: the tables of the "My games" list and its "your turn" count."""
+def live_seats_of(session: Session, user_ids: list[int]) -> dict[int, list[tuple[str, int]]]:
+    """``(table id, seat)`` of every open or running table each account sits at (and has not
+    left), oldest first, by account (an account that sits at no live table is absent): the
+    tables of the "My games" list and its "your turn" count, for many accounts in one query."""
     rows = session.execute(
-        select(GameTable.id, TableSeat.seat)
+        select(TableSeat.user_id, GameTable.id, TableSeat.seat)
         .join(TableSeat, TableSeat.table_id == GameTable.id)
         .where(
-            TableSeat.user_id == user_id,
+            TableSeat.user_id.in_(user_ids),
             TableSeat.left.is_(False),
             GameTable.status.in_(LIVE),
         )
         .order_by(GameTable.created_at, GameTable.id)
     )
-    return [(table_id, seat) for table_id, seat in rows]
+    seats: dict[int, list[tuple[str, int]]] = {}
+    for user_id, table_id, seat in rows:
+        assert user_id is not None  # the query asked for these accounts only
+        seats.setdefault(user_id, []).append((table_id, seat))
+    return seats
 
 
 def mark_seen(session: Session, user_id: int, at: float) -> None:

@@ -10,25 +10,25 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.staticfiles import StaticFiles
 
 from meeple import __version__
 from meeple.config import Settings
-from meeple.games import BROWSER_DIRS
+from meeple.errors import Code, MustWait, TableError
 from meeple.plugins import load_games
-from meeple.ratelimit import RateLimited
 from meeple.tables.clock import Clock
-from meeple.tables.errors import TableError
 from meeple.web import pages
+from meeple.web.access_log import install_secret_filter
+from meeple.web.allow import install_allow
 from meeple.web.cross_site import CrossSiteGuard
-from meeple.web.errors import http_status
+from meeple.web.errors import code_status, http_status, refusal_body
 from meeple.web.guard import InputGuard
 from meeple.web.headers import SecurityHeaders
 from meeple.web.me_socket import ME_SOCKET_PATH, me_socket_route
 from meeple.web.pages import email_pages
+from meeple.web.readiness import ReadyOut, readiness
 from meeple.web.reconnect_rush import TABLE_SOCKET_PATH, table_socket_route
 from meeple.web.routes import account, analysis, auth, games, puzzles, records, tables, users
 from meeple.web.routes import challenges as challenge_routes
@@ -38,7 +38,7 @@ from meeple.web.routes import notifications as notification_routes
 from meeple.web.routes import streams as stream_routes
 from meeple.web.routes import tokens as token_routes
 from meeple.web.routes import unsubscribe as unsubscribe_routes
-from meeple.web.schemas import BotStatsOut, HealthOut
+from meeple.web.schemas import BotStatsOut, CallStatsOut, HealthOut
 from meeple.web.services import Services
 from meeple.web.sockets import router as sockets_router
 
@@ -56,15 +56,18 @@ the lobby updates live on `/ws/lobby`.
 def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
     """The application for ``settings``; ``clock`` replaces the wall clock in tests."""
     load_games(settings.extra_game_modules())
+    install_secret_filter()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         services = Services.build(settings, clock)
         app.state.services = services
         try:
-            await services.tables.start()
+            await services.start()
+            app.state.tables_started = True
             yield
         finally:
+            app.state.tables_started = False
             await services.close()
 
     app = FastAPI(
@@ -73,17 +76,19 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
         description=DESCRIPTION,
         lifespan=lifespan,
     )
+    app.state.tables_started = False
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, exc: TableError) -> JSONResponse:
-        headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, RateLimited) else None
+        headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, MustWait) else None
         body: dict[str, object] = {
             "detail": exc.message,
             "code": exc.code,
+            "family": exc.family,
             "reason": exc.reason,
             "params": exc.params,
         }
-        if isinstance(exc, RateLimited):
+        if isinstance(exc, MustWait):
             body["retry_after"] = exc.retry_after
         return JSONResponse(
             body,
@@ -93,7 +98,7 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        return JSONResponse(validation_body(exc), status_code=422)
+        return JSONResponse(validation_body(exc), status_code=code_status(Code.INVALID))
 
     # First among the routes, so a reconnecting player's socket is matched at once
     # (see meeple.web.reconnect_rush).
@@ -102,9 +107,31 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
 
     @app.get("/api/health", tags=["meta"], response_model=HealthOut)
     async def health(request: Request) -> HealthOut:
-        """Whether the server is up, its version, and what its bot pool has done."""
-        stats = request.app.state.services.bots.stats.to_json()
-        return HealthOut(status="ok", version=__version__, bots=BotStatsOut(**stats))
+        """Whether the server is up, its version, what its bot pool and its forwarded
+        changes have done."""
+        services = request.app.state.services
+        stats = services.bots.stats.to_json()
+        calls = services.tables.calls.stats.to_json()
+        return HealthOut(
+            status="ok",
+            version=__version__,
+            bots=BotStatsOut(**stats),
+            calls=CallStatsOut(**calls),
+        )
+
+    @app.get(
+        "/api/ready",
+        tags=["meta"],
+        response_model=ReadyOut,
+        responses={503: {"model": ReadyOut, "description": "not ready: the part that failed"}},
+    )
+    async def ready(request: Request, response: Response) -> ReadyOut:
+        """Whether a proxy should send this server players: its database and bus answer and
+        it has taken its tables (200), or not (503, naming the part that failed)."""
+        report = await readiness(request.app.state.services, request.app.state.tables_started)
+        if report.status != "ready":
+            response.status_code = 503
+        return report
 
     app.include_router(auth.router)
     app.include_router(account.router)
@@ -122,11 +149,10 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
     app.include_router(unsubscribe_routes.router)
     app.include_router(me_routes.router)
     app.include_router(sockets_router)
+    install_allow(app)
     app.include_router(pages.router)
     app.include_router(email_pages.router)
-    for name, folder in BROWSER_DIRS.items():  # games that keep their browser code elsewhere
-        app.mount(f"/static/js/games/{name}", StaticFiles(directory=folder), name=f"game-{name}")
-    app.mount("/static", StaticFiles(directory=pages.STATIC_DIR), name="static")
+    pages.mount_static(app)
     app.add_middleware(InputGuard, max_bytes=settings.max_message_bytes)
     # Added last, so run first: a foreign request is refused before its body is read,
     # and every answer, refusals included, carries the security headers.
@@ -150,7 +176,7 @@ def validation_body(exc: RequestValidationError) -> dict[str, object]:
         }
         for error in exc.errors()
     ]
-    first = errors[0] if errors else {"loc": [], "msg": "the request is not valid"}
+    first = errors[0] if errors else {"loc": [], "msg": Code.INVALID.sentence()}
     where = ".".join(str(part) for part in first["loc"] if part != "body")
     detail = f"{where}: {first['msg']}" if where else str(first["msg"])
-    return {"detail": detail, "code": "invalid", "errors": errors}
+    return {**refusal_body(Code.INVALID, detail), "errors": errors}

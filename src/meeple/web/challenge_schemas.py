@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from meeple.web.schemas import Input
 
 DeclineReason = Literal["generic", "later", "too_fast", "too_slow", "rated", "casual", "variant"]
-"""Why a challenge is declined (as :data:`meeple.tables.challenges.DECLINE_REASONS`)."""
+"""Why a challenge is declined (as :data:`meeple.tables.lobby.challenges.DECLINE_REASONS`)."""
 
 
 class ChallengeIn(Input):

@@ -19,6 +19,9 @@ from urllib.parse import urlparse
 from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 
+from meeple.errors import Code
+from meeple.web.errors import code_status, refusal_body
+
 READ_ONLY_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 """Methods that change nothing (the routes keep it so); every other one is checked."""
 
@@ -61,11 +64,7 @@ class CrossSiteGuard:
             and not same_origin(Headers(scope=scope))
         ):
             refusal = JSONResponse(
-                {
-                    "detail": "a request that changes something must come from this site's pages",
-                    "code": "cross_site",
-                },
-                status_code=403,
+                refusal_body(Code.CROSS_SITE), status_code=code_status(Code.CROSS_SITE)
             )
             await refusal(scope, receive, send)
             return

@@ -10,10 +10,11 @@ from typing import Annotated
 from fastapi import Depends, Request
 from starlette.requests import HTTPConnection
 
+from meeple.errors import Code, TableError
 from meeple.i18n import LANG_COOKIE, negotiate
+from meeple.ratelimit import address_key
 from meeple.store.models import User
 from meeple.store.sessions import user_of_session
-from meeple.tables.errors import TableError
 from meeple.web.security import SESSION_COOKIE, bearer_token, token_hash
 from meeple.web.services import Services
 from meeple.web.token_checks import TokenInfo
@@ -73,10 +74,8 @@ def scope_of_path(path: str) -> str | None:
 
 def _scope_refusal(scope: str | None) -> TableError:
     if scope is None:
-        return TableError("token_scope", "this route takes the session cookie, not a token")
-    return TableError(
-        "token_scope", f"this token lacks the scope {scope!r}", params={"scope": scope}
-    )
+        return Code.TOKEN_SCOPE.error("this route takes the session cookie, not a token")
+    return Code.TOKEN_SCOPE.error(scope=scope)
 
 
 async def user_from_token(services: Services, authorization: str) -> tuple[TokenInfo, User]:
@@ -85,7 +84,7 @@ async def user_from_token(services: Services, authorization: str) -> tuple[Token
     token = bearer_token(authorization)
     found = await services.token_checks.user_of(token_hash(token)) if token else None
     if found is None:
-        raise TableError("bad_token", "the access token is malformed, unknown or revoked")
+        raise Code.BAD_TOKEN.error()
     return found
 
 
@@ -129,7 +128,7 @@ def require_scope(scope: str) -> Callable[..., Awaitable[User]]:
         request: Request, user: Annotated[User | None, Depends(optional_user)]
     ) -> User:
         if user is None:
-            raise TableError("sign_in", "sign in (or play as a guest) first")
+            raise Code.SIGN_IN.error()
         info = token_of(request)
         if info is not None and scope not in info.scopes:
             raise _scope_refusal(scope)
@@ -141,13 +140,13 @@ def require_scope(scope: str) -> Callable[..., Awaitable[User]]:
 async def current_user(user: Annotated[User | None, Depends(optional_user)]) -> User:
     """The signed-in user; 401 if nobody is signed in."""
     if user is None:
-        raise TableError("sign_in", "sign in (or play as a guest) first")
+        raise Code.SIGN_IN.error()
     return user
 
 
 async def token_still_valid(services: Services, token_id: str) -> bool:
-    """Whether the token ``token_id`` is still live (open streams ask every few seconds;
-    the asks of all streams meanwhile share one query)."""
+    """Whether the token ``token_id`` is still live (open streams ask when a revocation is
+    announced; the asks of all streams meanwhile share one query)."""
     return await services.token_checks.still_valid(token_id)
 
 
@@ -161,9 +160,10 @@ CurrentUser = Annotated[User, Depends(current_user)]
 
 
 def client_address(request: HTTPConnection) -> str:
-    """The client's address (of a request or a WebSocket), as uvicorn gives it.
+    """The client's address (of a request or a WebSocket) as the limits count it: IPv4 as
+    it is, IPv6 by its /64 (:func:`~meeple.ratelimit.address_key`).
 
     uvicorn rewrites it from ``X-Forwarded-For`` only when the peer is one of
     the operator's ``MEEPLE_TRUSTED_PROXIES`` (none by default).
     """
-    return request.client.host if request.client else "unknown"
+    return address_key(request.client.host) if request.client else "unknown"

@@ -1,56 +1,48 @@
-"""How the web layer answers a refusal from the layers below: the HTTP status of each code.
+"""How the web layer answers a refusal from the layers below: the HTTP status of each family.
 
-The tables layer refuses with a :class:`~meeple.tables.errors.TableError`
-(a stable code and a sentence) and knows nothing of HTTP; a code not listed
-here is a plain ``400``. The WebSocket sends the code itself.
+The layers below refuse with a :class:`~meeple.errors.TableError` (a code of
+:class:`~meeple.errors.Code` and a sentence) and know nothing of HTTP; each code's
+:class:`~meeple.errors.Family` picks the status here. The WebSocket sends the
+code itself.
 """
 
 from __future__ import annotations
 
-from meeple.tables.errors import TableError
+from meeple.errors import Code, Family, TableError
 
-HTTP_STATUS: dict[str, int] = {
-    "sign_in": 401,
-    "wrong_password": 401,
-    "bad_token": 401,
-    "token_scope": 403,
-    "no_token": 404,
-    "has_played": 409,
-    "too_many_tokens": 409,
-    "name_shape": 422,
-    "name_guest": 422,
-    "password_short": 422,
-    "password_long": 422,
-    "password_common": 422,
-    "password_name": 422,
-    "password_varied": 422,
-    "not_seated": 403,
-    "not_your_seat": 403,
-    "not_creator": 403,
-    "no_table": 404,
-    "no_player": 404,
-    "not_reviewed": 404,
-    "no_puzzle": 404,
-    "no_challenge": 404,
-    "no_feature": 404,
-    "bad_move": 422,
-    "conflict": 409,
-    "name_taken": 409,
-    "guest_no_password": 409,
-    "guest_no_account": 409,
-    "account_in_game": 409,
-    "not_over": 409,
-    "challenge_closed": 409,
-    "email_off": 409,
-    "email_shape": 422,
-    "bad_link": 410,
-    "rate_limited": 429,
-    "too_many_streams": 429,
+HTTP_STATUS: dict[Family, int] = {
+    Family.AUTH: 401,
+    Family.FORBIDDEN: 403,
+    Family.NOT_FOUND: 404,
+    Family.GONE: 410,
+    Family.CONFLICT: 409,
+    Family.INVALID: 422,
+    Family.REQUEST: 400,
+    Family.RULES: 400,
+    Family.ILLEGAL: 400,
+    Family.LIMIT: 429,
+    Family.TOO_LARGE: 413,
+    Family.UNAVAILABLE: 400,
+    Family.SERVER: 500,
 }
-"""Codes answered with a status other than 400: 401 who are you, 403 not yours, 404 none,
-409 state, 422 a bad name or password, 429 wait."""
+"""The status of each family: 401 who are you, 403 not yours, 404 none, 409 the state
+forbids it, 410 a link gone, 422 a value refused, 429 wait, 413 too large, 500 a bug; the
+request's shape, the table's and the game's rules, and a table's server not answering
+are each a plain 400 (clients tell them apart by ``code``)."""
+
+
+def code_status(code: Code) -> int:
+    """The HTTP status a REST answer refusing with ``code`` carries."""
+    return HTTP_STATUS[code.family]
 
 
 def http_status(error: TableError) -> int:
     """The HTTP status a REST route answers ``error`` with."""
-    return HTTP_STATUS.get(error.code, 400)
+    return code_status(error.code)
+
+
+def refusal_body(code: Code, detail: str | None = None) -> dict[str, str]:
+    """The JSON body of a refusal answered outside the routes (a middleware's, a schema's):
+    ``detail``, the code's English shape unless given, ``code`` and ``family``."""
+    detail = code.sentence() if detail is None else detail
+    return {"detail": detail, "code": code.value, "family": code.family.value}

@@ -16,6 +16,8 @@ import json
 import logging
 from typing import Any
 
+from meeple.errors import Code
+from meeple.web.errors import code_status, refusal_body
 from meeple.web.inputs import BadInput, loads_strict
 
 log = logging.getLogger(__name__)
@@ -32,8 +34,9 @@ def _has_nul(scope: dict[str, Any]) -> bool:
     return "\x00" in scope.get("path", "") or b"%00" in query or b"\x00" in query
 
 
-async def _answer(send: Any, status: int, message: str, code: str) -> None:
-    payload = json.dumps({"detail": message, "code": code}).encode()
+async def _answer(send: Any, code: Code, message: str | None = None) -> None:
+    status = code_status(code)
+    payload = json.dumps(refusal_body(code, message)).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(payload))]
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": payload})
@@ -55,7 +58,7 @@ class InputGuard:
             await self.app(scope, receive, send)
             return
         if _has_nul(scope):
-            await _answer(send, 400, "a URL cannot hold a NUL character", "bad_url")
+            await _answer(send, Code.BAD_URL)
             return
         if scope["method"] not in ("GET", "HEAD", "OPTIONS"):
             receive = await self._checked_body(scope, receive, send)
@@ -73,7 +76,7 @@ class InputGuard:
         except Exception:
             log.exception("%s %s failed", scope["method"], scope.get("path"))
             if not started:
-                await _answer(send, 500, "the server failed on this request", "server_error")
+                await _answer(send, Code.SERVER_ERROR, "the server failed on this request")
 
     async def _checked_body(self, scope: Any, receive: Any, send: Any) -> Any:
         """A ``receive`` replaying the checked body, or ``None`` once a refusal was sent."""
@@ -81,7 +84,7 @@ class InputGuard:
         too_big = f"a request body has at most {self.max_bytes} bytes"
         declared = headers.get("content-length", "")
         if declared.isdigit() and int(declared) > self.max_bytes:
-            await _answer(send, 413, too_big, "too_big")
+            await _answer(send, Code.TOO_BIG, too_big)
             return None
         chunks, size = [], 0
         while True:
@@ -91,7 +94,7 @@ class InputGuard:
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > self.max_bytes:
-                await _answer(send, 413, too_big, "too_big")
+                await _answer(send, Code.TOO_BIG, too_big)
                 return None
             chunks.append(chunk)
             if not message.get("more_body", False):
@@ -101,7 +104,7 @@ class InputGuard:
             try:
                 loads_strict(body)
             except BadInput as exc:
-                await _answer(send, 400, exc.message, exc.code)
+                await _answer(send, Code.BAD_JSON, exc.message)
                 return None
         return _replay(body, receive)
 

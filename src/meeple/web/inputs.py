@@ -36,11 +36,10 @@ _UNSTORABLE = re.compile(r"[\x00\ud800-\udfff]")
 
 
 class BadInput(ValueError):
-    """An input that is not strict JSON, or is too deep; ``code`` is a stable word."""
+    """An input that is not strict JSON, or is too deep (refused as ``bad_json``)."""
 
-    def __init__(self, message: str, code: str = "bad_json") -> None:
+    def __init__(self, message: str) -> None:
         super().__init__(message)
-        self.code = code
         self.message = message
 
 

@@ -37,7 +37,7 @@ class LastSeen:
         """``user_id`` is on the site now: write it, unless written in the last minute.
 
         ``lang``, the language its page asked in, is kept too (at once when it changes):
-        the account's emails are written in it (:mod:`meeple.tables.turn_emails`).
+        the account's emails are written in it (:mod:`meeple.tables.notices.turn_emails`).
         """
         now = self.now()
         last = self._written.get(user_id)

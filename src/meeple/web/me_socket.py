@@ -2,7 +2,7 @@
 
 Every page opens it (``static/js/me_socket.js``) to keep the header live: it sends
 the account's "your turn" count on connect (``{"type": "my_turns", "count": N}``),
-then relays each line of the account's bus channel (:mod:`meeple.tables.user_events`)
+then relays each line of the account's bus channel (:mod:`meeple.tables.notices.user_events`)
 as it is: new counts, notifications, challenges. A page keeps the types it knows
 and skips the others. It only sends: what the client writes is read and dropped.
 
@@ -24,8 +24,8 @@ from fastapi import WebSocket
 from starlette.websockets import WebSocketDisconnect
 
 from meeple.store.models import User
-from meeple.tables.my_turns import my_turn_count
-from meeple.tables.user_events import user_channel
+from meeple.tables.notices.my_turns import my_turn_count
+from meeple.tables.notices.user_events import user_channel
 from meeple.web.cross_site import same_origin
 from meeple.web.deps import session_of_cookie
 from meeple.web.last_seen import EVERY_S
@@ -71,7 +71,7 @@ async def _relay(websocket: WebSocket, services: Services, user: User, session: 
     reader = asyncio.create_task(_drain(websocket))
     try:
         await services.last_seen.seen(user.id)
-        count = await my_turn_count(services.db, services.tables.get, user.id)
+        count = await my_turn_count(services.db, services.tables, user.id)
         await websocket.send_text(json.dumps({"type": "my_turns", "count": count}))
         while not reader.done():
             getter = asyncio.create_task(subscription.get())

@@ -7,16 +7,21 @@ stream from a dead one. A client that stops reading stops the sending (the
 server's socket buffer fills), the queue fills behind it, and the stream is
 dropped: the producer is cancelled, the queue let go and the response ended,
 so a stalled client holds no more than ``buffer`` lines in memory and then
-nothing. :class:`StreamCounts` counts open streams per key (a token, an
-account) to cap them and to show they are all gone.
+nothing. Whoever holds the :class:`LineStream` may also end it from outside
+(:meth:`LineStream.end`: a revoked token, :mod:`meeple.web.revocations`).
+
+A line is a :class:`Line`, which makes its bytes, plain and deflated, once: the same
+line put into a hundred streams (a table's event for all the streams of a seat) is
+encoded and compressed once for all of them.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
+import struct
 import zlib
+from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
@@ -28,18 +33,89 @@ from meeple.jsontext import dumps
 log = logging.getLogger(__name__)
 
 MEDIA_TYPE = "application/x-ndjson"
-KEEPALIVE = b"\n"
 
 GZIP_LEVEL = 6
-GZIP_WBITS = 16 + 12
-"""zlib's window bits: a gzip header and trailer (16) and a 4 KB window, which finds the
-repeats of a list of actions as well as the largest window within about a tenth."""
+GZIP_WBITS = 12
+"""zlib's window bits: a 4 KB window, which finds the repeats of a list of actions as well
+as the largest window within about a tenth."""
 GZIP_MEMLEVEL = 5
-"""With the 4 KB window, about 32 KB of compressor per open stream instead of zlib's
-default 256 KB: a server holds hundreds of idle bot streams."""
+"""With the 4 KB window, about 32 KB of compressor while a line is compressed (zlib's
+default takes 256 KB)."""
+GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
+"""A gzip member's header: deflate, no name, no time, no flags, unknown system."""
 
-_END = object()
-"""Put in the queue by :meth:`LineStream.end`: the stream is over."""
+
+def _deflate(chunk: bytes, mode: int) -> bytes:
+    """``chunk`` as raw deflate blocks of its own, ending on a byte boundary."""
+    packer = zlib.compressobj(GZIP_LEVEL, zlib.DEFLATED, -GZIP_WBITS, GZIP_MEMLEVEL)
+    return packer.compress(chunk) + packer.flush(mode)
+
+
+class Line:
+    """One line of a stream, written once: its JSON text, and its bytes plain and deflated
+    (:class:`GzipLines`), each made on first use and kept for every stream it goes to."""
+
+    __slots__ = ("_deflated", "_raw", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._raw: bytes | None = None
+        self._deflated: bytes | None = None
+
+    @property
+    def raw(self) -> bytes:
+        """The line as sent plain: its text in UTF-8 and a newline."""
+        if self._raw is None:
+            self._raw = self.text.encode() + b"\n"
+        return self._raw
+
+    @property
+    def deflated(self) -> bytes:
+        """:attr:`raw` as deflate blocks of its own (a piece of any gzip stream)."""
+        if self._deflated is None:
+            self._deflated = _deflate(self.raw, zlib.Z_SYNC_FLUSH)
+        return self._deflated
+
+
+KEEPALIVE_LINE = Line("")
+"""A blank line: the stream is alive (its bytes made once for every stream)."""
+
+
+class GzipLines:
+    """One gzip member sent line by line, each readable as soon as it arrives, with no
+    compressor kept between lines.
+
+    Each line is deflated by a compressor of its own, ended by a sync flush (non-final
+    blocks ending on a byte boundary, as pigz joins the pieces it deflates in parallel):
+    the pieces follow one another as one valid deflate stream, under one header and one
+    trailer (the CRC-32 and length of everything). So a line's deflated bytes are the same
+    in every stream (:attr:`Line.deflated`: compressed once for all of them), and a stream
+    waiting for its next line holds two numbers rather than a 32 KB compressor: idle bot
+    streams are the many. What is lost is the repeats across lines.
+    """
+
+    def __init__(self) -> None:
+        self.crc = 0
+        self.size = 0
+        self.started = False
+
+    def pack(self, lines: list[Line]) -> bytes:
+        """The bytes that carry ``lines`` (the header first, on the first call)."""
+        for line in lines:
+            self.crc = zlib.crc32(line.raw, self.crc)
+            self.size += len(line.raw)
+        return self._head() + b"".join(line.deflated for line in lines)
+
+    def finish(self) -> bytes:
+        """The last bytes: an empty final block and the trailer."""
+        trailer = struct.pack("<II", self.crc, self.size & 0xFFFFFFFF)
+        return self._head() + _deflate(b"", zlib.Z_FINISH) + trailer
+
+    def _head(self) -> bytes:
+        if self.started:
+            return b""
+        self.started = True
+        return GZIP_HEADER
 
 
 class StreamDropped(Exception):
@@ -47,80 +123,85 @@ class StreamDropped(Exception):
 
 
 class LineStream:
-    """The queue between a stream's producer and its response: at most ``buffer`` lines."""
+    """The lines between a stream's producer and its response: at most ``buffer`` waiting.
+
+    A plain deque and, while the response waits for a line, one future: a stream
+    costs little while it idles (an ``asyncio.Queue`` holds three deques and an event).
+    """
 
     def __init__(self, buffer: int) -> None:
-        self._queue: asyncio.Queue[object] = asyncio.Queue(maxsize=buffer)
-        self.dropped = asyncio.Event()
+        self.buffer = buffer
+        self._lines: deque[Line] = deque()
+        self._ended = False
+        self._waiter: asyncio.Future[None] | None = None
+        self.gone: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        """Done once the stream is dropped."""
 
-    def put(self, line: Mapping[str, Any] | str) -> None:
-        """Queue one line (a JSON object, or its text); a full queue drops the stream.
+    @property
+    def dropped(self) -> bool:
+        """Whether the stream was dropped."""
+        return self.gone.done()
+
+    def put(self, line: Line | Mapping[str, Any] | str) -> None:
+        """Queue one line (a :class:`Line`, a JSON object, or its text); a full queue drops
+        the stream.
 
         Never waits, so a producer reading the bus is never held by a slow
         client; raises :class:`StreamDropped` once the stream is dropped, which
-        ends the producer.
+        ends the producer. A line put after :meth:`end` is not sent.
         """
-        if self.dropped.is_set():
+        if self.dropped:
             raise StreamDropped
-        text = line if isinstance(line, str) else dumps(line)
-        try:
-            self._queue.put_nowait(text.encode() + b"\n")
-        except asyncio.QueueFull:
+        if self._ended:
+            return
+        if len(self._lines) >= self.buffer:
             self.drop()
-            raise StreamDropped from None
+            raise StreamDropped
+        if not isinstance(line, Line):
+            line = Line(line if isinstance(line, str) else dumps(line))
+        self._lines.append(line)
+        self._wake()
 
     def drop(self) -> None:
         """Drop the stream: the lines waiting are let go and the response ends."""
-        self.dropped.set()
-        while not self._queue.empty():
-            self._queue.get_nowait()
+        if not self.gone.done():
+            self.gone.set_result(None)
+        self._lines.clear()
+        self._wake()
 
     def end(self) -> None:
         """End the stream once the lines already queued are sent."""
-        with contextlib.suppress(asyncio.QueueFull):
-            self._queue.put_nowait(_END)
-            return
-        self.drop()
+        self._ended = True
+        self._wake()
 
-    async def next_chunk(self, keepalive_s: float) -> bytes | None:
-        """The next line's bytes, a keep-alive after ``keepalive_s`` of quiet, None at the end."""
-        try:
-            # asyncio.timeout, not wait_for: on Python 3.11 wait_for may swallow a
-            # cancellation that comes as the queue hands over a line.
-            async with asyncio.timeout(keepalive_s):
-                item = await self._queue.get()
-        except TimeoutError:
-            return KEEPALIVE
-        if item is _END:
-            return None
-        assert isinstance(item, bytes)
-        return item
+    def _wake(self) -> None:
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+
+    async def next_chunk(self, keepalive_s: float) -> list[Line] | None:
+        """Every line waiting; the keep-alive after ``keepalive_s`` of quiet; ``None`` at the
+        end. :class:`StreamDropped` once dropped."""
+        if not (self._lines or self._ended or self.dropped):
+            loop = asyncio.get_running_loop()
+            self._waiter = waiter = loop.create_future()
+            timer = loop.call_later(keepalive_s, _resolve, waiter)
+            try:
+                await waiter
+            finally:
+                timer.cancel()
+                self._waiter = None
+        if self.dropped:
+            raise StreamDropped
+        if self._lines:
+            lines = list(self._lines)
+            self._lines.clear()
+            return lines
+        return None if self._ended else [KEEPALIVE_LINE]
 
 
-class StreamCounts:
-    """Open streams per key, in this process, to cap them and to count them."""
-
-    def __init__(self) -> None:
-        self._open: dict[str, int] = {}
-
-    def open(self, key: str, cap: int) -> bool:
-        """Count one more stream for ``key`` unless ``cap`` are open already (then False)."""
-        if self._open.get(key, 0) >= cap:
-            return False
-        self._open[key] = self._open.get(key, 0) + 1
-        return True
-
-    def close(self, key: str) -> None:
-        """Count one stream of ``key`` fewer."""
-        left = self._open.get(key, 0) - 1
-        if left > 0:
-            self._open[key] = left
-        else:
-            self._open.pop(key, None)
-
-    def total(self) -> int:
-        """Every stream open in this process."""
-        return sum(self._open.values())
+def _resolve(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
 
 
 Producer = Callable[[LineStream], Awaitable[None]]
@@ -141,7 +222,7 @@ class NdjsonResponse(Response):
         self,
         producer: Producer,
         *,
-        buffer: int,
+        stream: LineStream,
         keepalive_s: float,
         on_close: Callable[[], Awaitable[None] | None] | None = None,
         headers: Mapping[str, str] | None = None,
@@ -151,21 +232,20 @@ class NdjsonResponse(Response):
         self.background = None
         self.init_headers({"cache-control": "no-store", **(headers or {})})
         self.producer = producer
-        self.buffer = buffer
+        self.stream = stream
         self.keepalive_s = keepalive_s
         self.on_close = on_close
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Send the lines until the stream ends, is dropped or the client leaves."""
-        stream = LineStream(self.buffer)
+        stream = self.stream
         tasks: list[asyncio.Task[Any]] = []
         try:
             producing = asyncio.create_task(self._produce(stream))
             sending = asyncio.create_task(self._send_lines(stream, send, takes_gzip(scope)))
             leaving = asyncio.create_task(_client_gone(receive))
-            dropped = asyncio.create_task(stream.dropped.wait())
-            tasks = [producing, sending, leaving, dropped]
-            await asyncio.wait([sending, leaving, dropped], return_when=asyncio.FIRST_COMPLETED)
+            tasks = [producing, sending, leaving]
+            await asyncio.wait([sending, leaving, stream.gone], return_when=asyncio.FIRST_COMPLETED)
         finally:
             await _cancel(tasks)
             stream.drop()
@@ -191,17 +271,21 @@ class NdjsonResponse(Response):
         packer = None
         if gzip:
             headers.append((b"content-encoding", b"gzip"))
-            packer = zlib.compressobj(GZIP_LEVEL, zlib.DEFLATED, GZIP_WBITS, GZIP_MEMLEVEL)
+            packer = GzipLines()
         await send({"type": "http.response.start", "status": self.status_code, "headers": headers})
         while True:
-            chunk = await stream.next_chunk(self.keepalive_s)
-            if chunk is None:
+            try:
+                lines = await stream.next_chunk(self.keepalive_s)
+            except StreamDropped:
+                return  # nothing more to a client that stopped reading
+            if lines is None:
                 break
-            if packer is not None:
-                # A sync flush per line: the client reads each line as soon as it is sent.
-                chunk = packer.compress(chunk) + packer.flush(zlib.Z_SYNC_FLUSH)
+            if packer is None:
+                chunk = lines[0].raw if len(lines) == 1 else b"".join(line.raw for line in lines)
+            else:
+                chunk = packer.pack(lines)
             await send({"type": "http.response.body", "body": chunk, "more_body": True})
-        last = b"" if packer is None else packer.flush()
+        last = b"" if packer is None else packer.finish()
         await send({"type": "http.response.body", "body": last, "more_body": False})
 
 

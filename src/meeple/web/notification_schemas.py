@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 
+from meeple.tables.notices.notifications import NotificationKind
 from meeple.web.schemas import Input
 
-Kind = Literal["your_turn", "game_finished", "challenge", "invitation", "rematch"]
-"""A notification's kind (as :data:`meeple.tables.notifications.KINDS`)."""
+ID_MAX = 2**31 - 1
+"""The largest id a notification can have: PostgreSQL's ``integer`` (SQLite's holds more)."""
+
+NotificationId = Annotated[int, Field(ge=1, le=ID_MAX)]
+"""A notification's id as a client sends it: beyond the column, a 422 rather than a 500."""
 
 
 class NotificationOut(BaseModel):
     """One notification."""
 
     id: int
-    kind: Kind
+    kind: NotificationKind
     data: dict[str, Any] = Field(
         description="what the kind needs to be said: game, opponents, rank and score, from..."
     )
@@ -38,7 +42,7 @@ class NotificationsOut(BaseModel):
 class ReadIn(Input):
     """Which notifications were seen: ``ids``, or every one with ``all``."""
 
-    ids: list[int] = Field(default_factory=list, max_length=200)
+    ids: list[NotificationId] = Field(default_factory=list, max_length=200)
     all: bool = False
 
 

@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from meeple.tables.errors import TableError
+from meeple.errors import Code
 
 CLIENT_ID_MAX = 64
 """The longest ``id`` a client may give a message (it is stored with an action)."""
@@ -95,9 +95,10 @@ def echo_id(data: Any) -> str | None:
 
 
 def read_message(data: Any) -> Ping | Sync | Action | Chat | Rematch | Leave:
-    """The message in ``data`` (already strict JSON); :class:`TableError` if it is not one."""
+    """The message in ``data`` (already strict JSON); ``bad_message`` or ``unknown_type``
+    (:class:`~meeple.errors.TableError`) if it is not one."""
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        raise TableError("bad_message", 'a message is a JSON object with a "type"')
+        raise Code.BAD_MESSAGE.error()
     try:
         return CLIENT_MESSAGE.validate_python(data)
     except ValidationError as exc:
@@ -105,7 +106,7 @@ def read_message(data: Any) -> Ping | Sync | Action | Chat | Rematch | Leave:
         if error["type"] == "union_tag_invalid":
             kind = data["type"]
             shown = kind if len(kind) <= 20 else kind[:20] + "..."
-            raise TableError("unknown_type", f"unknown message type {shown!r}") from None
+            raise Code.UNKNOWN_TYPE.error(type=shown) from None
         where = ".".join(str(part) for part in error["loc"][1:])
         text = f"{where}: {error['msg']}" if where else str(error["msg"])
-        raise TableError("bad_message", text) from None
+        raise Code.BAD_MESSAGE.error(text) from None

@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema
 
+from meeple.errors import Family
 from meeple.games import GAME_NAMES
 
 
@@ -21,12 +22,28 @@ class BotStatsOut(BaseModel):
     )
 
 
+class CallStatsOut(BaseModel):
+    """What this server's forwarded changes have done since it started (several servers
+    sharing tables: a change asked of a server that does not run the table is sent to
+    the one that does)."""
+
+    sent: int = Field(description="changes sent to the server running their table")
+    sent_again: int = Field(
+        description="changes sent again under the same id (the answer was late, or the"
+        " table's server had changed); run once all the same"
+    )
+    timed_out: int = Field(description="changes whose answer did not come within the time-out")
+    answered: int = Field(description="changes run here for another server")
+    answered_again: int = Field(description="repeats answered from memory, not run again")
+
+
 class HealthOut(BaseModel):
     """The server is up."""
 
     status: Literal["ok"]
     version: str
     bots: BotStatsOut | None = None
+    calls: CallStatsOut | None = None
 
 
 class ErrorOut(BaseModel):
@@ -34,6 +51,7 @@ class ErrorOut(BaseModel):
 
     detail: str = Field(examples=["it is not your turn"])
     code: str | None = Field(None, examples=["not_your_turn"])
+    family: Family | None = Field(None, description="the kind of refusal, to switch on")
     reason: str | None = Field(
         None, description="the exact rule, for translations", examples=["eq_false"]
     )
@@ -49,8 +67,11 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     403: {"model": ErrorOut, "description": "not allowed for you (not the creator, not seated)"},
     404: {"model": ErrorOut, "description": "no such table (or a private one without its link)"},
     409: {"model": ErrorOut, "description": "conflicts with the table's state"},
+    410: {"model": ErrorOut, "description": "a link used already or expired"},
+    422: {"model": ErrorOut, "description": "the request is not valid (code `invalid`)"},
+    429: {"model": ErrorOut, "description": "too many: wait `Retry-After` seconds"},
 }
-"""The error answers of the table routes, for OpenAPI."""
+"""Every error answer of the REST routes, one shape for all (each router declares them once)."""
 
 
 class Input(BaseModel):
@@ -174,18 +195,14 @@ class TableSummary(BaseModel):
         None, description="a quick-play table: when bots take the free seats (server clock)"
     )
     result: ResultOut | None
+    aborted: bool = Field(
+        False,
+        description="the game ended before every player made their first moves (one left or"
+        " lost on time): it rated nobody, whatever the result",
+    )
     rematch_of: str | None
     rematch_id: str | None
     created_at: float
-
-
-class EventOut(BaseModel):
-    """One table event as everyone may see it (docs/protocol.md lists the kinds)."""
-
-    version: int
-    kind: str
-    seat: int | None
-    data: dict[str, Any]
 
 
 class RecordOut(BaseModel):
@@ -269,6 +286,7 @@ class RecentTable(BaseModel):
     rated: bool
     created_at: float
     result: ResultOut | None
+    aborted: bool = Field(False, description="ended before it began: it rated nobody")
     private: bool = Field(False, description="shown to the player themself only")
     seat: int | None = Field(None, description="the profile's player's seat at it")
     players: list[RecentPlayer] = Field(

@@ -17,8 +17,8 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
+from meeple.errors import Code, TableError
 from meeple.store.names import name_key, shown_name
-from meeple.tables.errors import TableError
 
 T = TypeVar("T")
 
@@ -27,6 +27,11 @@ SESSION_MAX_AGE_S = 30 * 24 * 3600
 
 NAME_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9_-]{2,19}")
 """An account name, as stored (:func:`shown_name`); use ``fullmatch``."""
+
+PASSWORD_MAX_CHARS = 256
+"""The longest password taken (hashing a longer one would cost the server for nothing)."""
+PASSWORD_LEAST_DISTINCT = 5
+"""The fewest different characters a password holds."""
 
 COMMON_PASSWORDS = frozenset(
     {
@@ -91,27 +96,24 @@ def name_problem(name: str) -> TableError | None:
     must match, so a trailing line break is refused, not ignored.
     """
     if not NAME_PATTERN.fullmatch(shown_name(name)):
-        text = "a name is 3 to 20 letters, digits, '_' or '-', starting with a letter"
-        return TableError("name_shape", text)
+        return Code.NAME_SHAPE.error()
     if name_key(name).startswith("guest"):
-        return TableError("name_guest", "names starting with 'guest' are kept for guests")
+        return Code.NAME_GUEST.error()
     return None
 
 
 def password_problem(password: str, name: str, min_length: int) -> TableError | None:
     """Why ``password`` is too weak (a refusal to raise), or ``None`` if it will do."""
     if len(password) < min_length:
-        text = f"the password is too short: at least {min_length} characters"
-        return TableError("password_short", text, params={"count": min_length})
-    if len(password) > 256:
-        return TableError("password_long", "the password is too long: at most 256 characters")
+        return Code.PASSWORD_SHORT.error(count=min_length)
+    if len(password) > PASSWORD_MAX_CHARS:
+        return Code.PASSWORD_LONG.error(most=PASSWORD_MAX_CHARS)
     if password.lower() in COMMON_PASSWORDS:
-        text = "the password is one of the most common ones; choose another"
-        return TableError("password_common", text)
+        return Code.PASSWORD_COMMON.error()
     if name.lower() in password.lower():
-        return TableError("password_name", "the password must not contain the name")
-    if len(set(password)) < 5:
-        return TableError("password_varied", "the password needs at least 5 different characters")
+        return Code.PASSWORD_NAME.error()
+    if len(set(password)) < PASSWORD_LEAST_DISTINCT:
+        return Code.PASSWORD_VARIED.error(least=PASSWORD_LEAST_DISTINCT)
     return None
 
 

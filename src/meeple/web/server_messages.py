@@ -1,4 +1,6 @@
-"""What the server sends on its WebSockets, one pydantic model per message kind.
+"""What the server sends on its WebSockets, one pydantic model per message kind, and the
+one wire model of a table event (:class:`EventOut`: the REST API's events, and the
+socket's and game stream's ``event`` message with the seat's view).
 
 The table socket sends :data:`TABLE_MESSAGE` (hello, event, resume, ack,
 error, watchers, owner, pong), each built as its model here and written by
@@ -13,26 +15,43 @@ against these models. Regenerate the file with
 from __future__ import annotations
 
 import json
-import weakref
 from collections.abc import Mapping
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Any, Literal, Self, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from pydantic_core import PydanticSerializationError
 
 from meeple import jsontext
-from meeple.errors import TableError
-from meeple.tables.log import LogEvent
-from meeple.tables.table import VIEW_VERSIONS_KEPT, Table
+from meeple.errors import Family, TableError
+from meeple.tables.core.log import LogEvent
 from meeple.web.protocol import CLIENT_MESSAGE, Chat, Leave, Ping, Rematch, Sync
 from meeple.web.protocol import Action as ActionIn
 from meeple.web.schemas import TableSummary
+
+
+class EventOut(BaseModel):
+    """One table event as everyone may see it (docs/protocol.md lists the kinds)."""
+
+    version: int
+    kind: str
+    seat: int | None
+    data: dict[str, Any]
+
+    @classmethod
+    def of(cls, event: LogEvent, **audience: Any) -> Self:
+        """``event`` on the wire: its public part (never its private data), with the fields
+        a subclass adds for its audience (the socket's ``event``: the seat's view...)."""
+        data = event.public_data()
+        return cls(version=event.version, kind=event.kind, seat=event.seat, data=data, **audience)
 
 
 class ServerMessage(BaseModel):
     """Every message the server sends: extra keys would be a protocol change."""
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    type: str
+    """The message's kind, its first field (each message names its one word)."""
 
 
 class UserBrief(BaseModel):
@@ -55,16 +74,12 @@ class Hello(ServerMessage):
     invite_url: str | None = Field(description="only for the creator and seated players")
 
 
-class Event(ServerMessage):
+class Event(EventOut, ServerMessage):
     """One table event, with the client's view just after it."""
 
-    # EventOut's four fields (the REST API's event) again, not inherited from it: inherited,
-    # they would be written before the type, and every message starts with its type.
+    # The event's own fields are the wire model's (EventOut, the REST API's event), after the
+    # type: ServerMessage, the later base, gives its fields first.
     type: Literal["event"]
-    version: int
-    kind: str
-    seat: int | None
-    data: dict[str, Any]
     view: Mapping[str, Any] | None
     to_act: list[int]
     deadlines: dict[str, float]
@@ -93,6 +108,7 @@ class Error(ServerMessage):
 
     type: Literal["error"]
     code: str
+    family: Family = Field(description="the kind of refusal, to switch on (docs/bot-api.md)")
     message: str = Field(description="in English")
     reason: str = Field(description="the rule, for translations (the catalog key engine.REASON)")
     params: dict[str, Any] = Field(description="the blanks of the reason's sentence")
@@ -180,46 +196,6 @@ def error_message(refusal: TableError, client_id: str | None = None) -> Error:
     return Error.model_validate(fields)
 
 
-EventKey = tuple[int, int | None, tuple[tuple[int, float], ...]]
-"""An event message's version, the seat whose view it carries, and the move clocks."""
-
-_EVENT_TEXTS: weakref.WeakKeyDictionary[Table, dict[EventKey, str]] = weakref.WeakKeyDictionary()
-"""Each live table's recent ``event`` messages, as text, shared by its connections here."""
-
-
-def event_text(table: Table, event: LogEvent, seat: int | None) -> str:
-    """The ``event`` message of ``event`` for ``seat`` (``None``: a spectator), as text.
-
-    Built and written once per (version, seat, clocks) and sent as is to every connection
-    of the table on this server with that seat (a hundred spectators cost one message per
-    event); those of the last few versions are kept, as the table keeps their views.
-    """
-    deadlines = tuple(sorted(table.deadlines.items()))
-    key = (event.version, seat, deadlines)
-    texts = _EVENT_TEXTS.setdefault(table, {})
-    text = texts.get(key)
-    if text is not None:
-        return text
-    state = table.snap.state_at(event.version)
-    message = Event(
-        type="event",
-        version=event.version,
-        kind=event.kind,
-        seat=event.seat,
-        data=event.public_data(),
-        view=table.view_at(event.version, seat),
-        to_act=sorted(table.game.to_act(state)) if state is not None else [],
-        deadlines={str(s): at for s, at in deadlines},
-    )
-    text = message_text(message)
-    oldest = table.snap.version - VIEW_VERSIONS_KEPT + 1
-    if event.version >= oldest:
-        for old in [k for k in texts if k[0] < oldest]:
-            del texts[old]
-        texts[key] = text
-    return text
-
-
 _LOBBY_TEXTS: dict[int, tuple[object, str]] = {}
 """The last few lobby messages written, by the identity of what they were written from."""
 
@@ -262,7 +238,11 @@ def _field_table(model: type[BaseModel]) -> list[str]:
             str(option.get("type", option.get("$ref", "?").rsplit("/", 1)[-1]))
             for option in spec.get("anyOf", [])
         )
-        kind = kind or spec.get("$ref", "").rsplit("/", 1)[-1] or "any JSON"
+        named = spec.get("$ref", "").rsplit("/", 1)[-1]
+        choices = schema.get("$defs", {}).get(named, {}).get("enum")
+        if choices:  # an enum: the words themselves say more than its class's name
+            named = "one of " + ", ".join(f"`{choice}`" for choice in choices)
+        kind = kind or named or "any JSON"
         where = "" if name in required else " (optional)"
         rows.append(f"| `{name}` | {kind}{where} | {spec.get('description', '')} |")
     return rows

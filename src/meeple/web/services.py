@@ -1,7 +1,15 @@
-"""Everything the routes share, built at start-up: settings, store, bus, bots, tables."""
+"""Everything the routes share, built at start-up in one place: :meth:`Services.build`.
+
+This is the server's one composition root: every service (store, bus, bots, the tables'
+parts, the features around the tables) is built here, each handed what it needs when
+it is built, and here the features subscribe to the facts the tables publish
+(:mod:`meeple.tables.facts`): adding a feature that follows the tables (tournaments)
+is building it here and subscribing it.
+"""
 
 from __future__ import annotations
 
+import functools
 import secrets
 from dataclasses import dataclass, field
 
@@ -10,20 +18,52 @@ from meeple.config import Settings
 from meeple.ratelimit import RateLimits
 from meeple.store.database import Database
 from meeple.store.sessions import shared_secret
-from meeple.tables.bots import BotPool
-from meeple.tables.challenges import Challenges
 from meeple.tables.clock import Clock, SystemClock
+from meeple.tables.cluster.calls import CallRouter
+from meeple.tables.cluster.cluster import Cluster, let_go
+from meeple.tables.cluster.owner_states import OwnerStates
+from meeple.tables.cluster.owners import lease_ownership
+from meeple.tables.cluster.registry import TableRegistry
+from meeple.tables.cluster.writes import Writes
+from meeple.tables.core.bots import BotPool
+from meeple.tables.core.table import TableContext
+from meeple.tables.facts import (
+    Fact,
+    GameFinished,
+    GameStarted,
+    RematchAsked,
+    SeatLeft,
+    SeatTaken,
+    TableClosed,
+    TableFacts,
+    TableOpened,
+    TurnStarted,
+)
+from meeple.tables.lobby.challenges import Challenges
+from meeple.tables.lobby.lobby import LobbyCache, LobbyNews
+from meeple.tables.lobby.matchmaking import Matchmaking, build_lobby
+from meeple.tables.lobby.online_bots import OnlineBots
 from meeple.tables.manager import TableManager
-from meeple.tables.online_bots import OnlineBots
-from meeple.tables.turn_emails import TurnEmails
-from meeple.tables.unsubscribe import UnsubscribeSigner
+from meeple.tables.notices.my_turns import MyTurns
+from meeple.tables.notices.notifications import Notifier
+from meeple.tables.notices.outbox import Sender
+from meeple.tables.notices.table_notices import TableNotices
+from meeple.tables.notices.turn_emails import TurnEmails
+from meeple.tables.notices.unsubscribe import UnsubscribeSigner
+from meeple.tables.notices.user_events import SeatNews
+from meeple.tables.study.puzzle_supply import PuzzleSupply
+from meeple.tables.study.reviews import Reviewer
 from meeple.web.last_seen import LastSeen
-from meeple.web.ndjson import StreamCounts
 from meeple.web.presence import PresenceNews
+from meeple.web.revocations import Revocations
 from meeple.web.security import SessionSigner
 from meeple.web.session_checks import SessionChecks
 from meeple.web.socket_caps import SocketCaps
+from meeple.web.stream_caps import StreamCounts, make_stream_counts
 from meeple.web.token_checks import TokenChecks
+
+LOBBY_STANDING = (TableOpened, SeatTaken, SeatLeft, GameStarted, GameFinished, TableClosed)
+"""The facts that change a table's place in the lobby."""
 
 
 @dataclass
@@ -36,6 +76,8 @@ class Services:
     bus: Bus
     bots: BotPool
     tables: TableManager
+    facts: TableFacts
+    """The hook the tables publish what happens to them on; features subscribe in :meth:`build`."""
     signer: SessionSigner
     limits: RateLimits
     session_checks: SessionChecks
@@ -46,39 +88,90 @@ class Services:
     online_bots: OnlineBots
     """The bot accounts with an event stream open ("Play a bot" lists them)."""
     challenges: Challenges
-    """Challenges between accounts: sent, answered, lapsed (``meeple.tables.challenges``)."""
+    """Challenges between accounts: sent, answered, lapsed (``meeple.tables.lobby.challenges``)."""
     last_seen: LastSeen
     """When each account was last on the site (written at most once a minute)."""
-    turn_emails: TurnEmails | None = None
+    revocations: Revocations
+    """Tells every server that a token or session ended, so its streams end."""
+    notifier: Notifier
+    """Makes the notifications in the site (:mod:`meeple.tables.notices.notifications`)."""
+    turn_emails: TurnEmails
     """The emails that bring players back (listens to notifications; its signer makes and
     reads unsubscribe links)."""
+    outbox: Sender
+    """Sends the outbox's emails (:mod:`meeple.tables.notices.outbox`), once across servers."""
+    reviewer: Reviewer
+    """Reviews every finished game once, in the background."""
+    puzzle_supply: PuzzleSupply
+    """Fills a short puzzle pool from games between the server's bots, in the background."""
     streams: StreamCounts = field(default_factory=StreamCounts)
-    """The Bot API's NDJSON streams open here, per token (or account)."""
+    """The Bot API's open NDJSON streams per token, account and address (in Redis when
+    servers share one)."""
 
     @classmethod
     def build(cls, settings: Settings, clock: Clock | None = None) -> Services:
-        """Open the database (migrating it), the bus and the bot pool."""
+        """Open the database (migrating it), the bus and the bot pool; build the tables and
+        every feature around them, each following the tables' facts it needs."""
         clock = clock or SystemClock()
         db = Database(settings.database_url)
         db.migrate()
         bus = make_bus(settings.redis)
         bots = BotPool(settings.bot_workers, settings.bot_executor, settings.extra_game_modules())
         limits = RateLimits(settings.rate_limits(), settings.redis)
-        tables = TableManager(db, bus, clock, bots, settings, limits)
         key = session_key(settings, db)
         caps = SocketCaps(settings.max_sockets_per_address, settings.max_sockets_per_user)
+
+        # The tables: their hook, the cluster that runs them, the one way to change them.
+        facts = TableFacts()
+        states = OwnerStates()
+        ownership = lease_ownership(bus, settings)
+        ctx = TableContext(db, bus, clock, bots, settings, limits, states, facts)
+        shared = settings.redis is not None
+        registry = TableRegistry(db, ctx, shared, functools.partial(let_go, states, ownership))
+        calls = CallRouter(bus, ownership.server_id, registry.get, settings.public_url)
+        cluster = Cluster(db, settings, states, registry, ownership, calls)
+        lobby_cache = LobbyCache(functools.partial(build_lobby, db, registry))
+        matchmaking = Matchmaking(db, bus, clock, registry, cluster, lobby_cache, facts)
+        writes = Writes(cluster, matchmaking.rematch)
+        tables = TableManager(settings, db, bus, registry, cluster, matchmaking, writes, facts)
+
+        # The features around the tables.
         turn_emails = TurnEmails(
             db, clock, settings, UnsubscribeSigner(key), lambda user_id: caps.open_for(user_id) > 0
         )
-        tables.notifier.add_listener(turn_emails.on_note)
+        notifier = Notifier(db, bus, clock, [turn_emails.on_note])
+        notices = TableNotices(notifier, facts.soon)
+        news = LobbyNews(bus, lobby_cache)
+        seat_news = SeatNews(bus, facts.soon)
+        my_turns = MyTurns(bus, db, registry)
+        reviewer = Reviewer(db, bots, clock, registry.record, ownership.claim_job)
+        puzzle_supply = PuzzleSupply(
+            db, bots, clock, settings.puzzle_pool_target, settings.bot_budget_s, reviewer.claim
+        )
+
+        # What follows each table's change, after its answer.
+        for kind in LOBBY_STANDING:
+            facts.subscribe(kind, news.changed)
+        facts.each_pass(news.tell_due)
+        facts.subscribe(GameStarted, seat_news.changed)
+        facts.subscribe(GameFinished, seat_news.changed)
+        facts.subscribe(Fact, my_turns.noted)
+        facts.each_pass(my_turns.tell_due)
+        facts.subscribe(TurnStarted, notices.turn_started)
+        facts.subscribe(GameFinished, notices.game_finished)
+        facts.subscribe(RematchAsked, notices.rematch_asked)
+        facts.subscribe(GameFinished, reviewer.finished)
+        facts.subscribe(GameFinished, registry.table_over)
+        facts.subscribe(TableClosed, registry.table_over)
+
         return cls(
-            turn_emails=turn_emails,
             settings=settings,
             clock=clock,
             db=db,
             bus=bus,
             bots=bots,
             tables=tables,
+            facts=facts,
             signer=SessionSigner(key),
             limits=limits,
             session_checks=SessionChecks(db, clock.now),
@@ -87,15 +180,35 @@ class Services:
             presence=PresenceNews(bus, tables.server_id),
             online_bots=OnlineBots(bus, tables.server_id),
             last_seen=LastSeen(db, clock.now),
-            challenges=Challenges(db, bus, clock, settings, tables.matchmaking, tables.notifier),
+            challenges=Challenges(db, bus, clock, settings, matchmaking, notifier, limits),
+            notifier=notifier,
+            turn_emails=turn_emails,
+            outbox=Sender(db, clock, settings, ownership.server_id),
+            reviewer=reviewer,
+            puzzle_supply=puzzle_supply,
+            streams=make_stream_counts(bus, tables.server_id),
+            revocations=Revocations(bus, settings.stream_recheck_s),
         )
 
+    async def start(self) -> None:
+        """Run the tables (taking over those nobody runs), then the background work: the
+        reviews this server missed, the puzzle supply, the outbox's sender."""
+        await self.tables.start()
+        self.reviewer.start()
+        self.puzzle_supply.start()
+        self.outbox.start()
+
     async def close(self) -> None:
-        """Stop tables, bots, bus and database, in that order."""
+        """Stop tables, background work, bots, bus and database, in that order."""
         self.presence.stop()
         await self.online_bots.stop()
+        await self.streams.stop()
+        await self.revocations.stop()
         await self.challenges.stop()
         await self.tables.stop()
+        await self.reviewer.stop()
+        await self.puzzle_supply.stop()
+        await self.outbox.stop()
         self.bots.close()
         await self.bus.close()
         self.db.close()

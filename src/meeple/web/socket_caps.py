@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TypeVar
 
-from meeple.tables.errors import TableError
+from meeple.errors import Code, TableError
 
 K = TypeVar("K")
 
@@ -65,11 +65,7 @@ class SocketCaps:
 
 
 def _refusal(whose: str, limit: int) -> TableError:
-    return TableError(
-        "too_many_sockets",
-        f"{whose} has {limit} table connections open already; close one",
-        params={"limit": limit},
-    )
+    return Code.TOO_MANY_SOCKETS.error(whose=whose, limit=limit)
 
 
 def _decrement(counts: Counter[K], key: K) -> None:

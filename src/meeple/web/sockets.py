@@ -2,7 +2,8 @@
 
 Every message is a JSON object with a ``type``; docs/protocol.md lists them
 all with examples. What a client receives about the game is only ever its
-own seat's view (a spectator's view if it has no seat) and the public events.
+own seat's view (a spectator's view if it has no seat) and the public events:
+the table's feed (:mod:`meeple.web.feed`), which the game stream sends too.
 """
 
 from __future__ import annotations
@@ -11,20 +12,21 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketState
 
-from meeple.bus import Subscription
+from meeple.errors import Code, TableError
 from meeple.store.models import User
-from meeple.tables.access import is_member, may_reach
-from meeple.tables.errors import TableError
+from meeple.tables import commands
+from meeple.tables.core.access import may_reach
+from meeple.tables.core.table import Table
 from meeple.tables.manager import LOBBY_CHANNEL
-from meeple.tables.table import Table, channel
 from meeple.web.cross_site import same_origin
 from meeple.web.deps import client_address, session_of_cookie
+from meeple.web.feed import Follower
 from meeple.web.inputs import BadInput, loads_strict
+from meeple.web.ndjson import Line
 from meeple.web.protocol import (
     Action,
     Chat,
@@ -36,20 +38,14 @@ from meeple.web.protocol import (
     echo_id,
     read_message,
 )
-from meeple.web.routes.tables import invite_url, user_id_of
-from meeple.web.schemas import TableSummary
+from meeple.web.routes.tables import user_id_of
 from meeple.web.security import SESSION_COOKIE
 from meeple.web.server_messages import (
     Ack,
-    Hello,
     Owner,
     Pong,
-    Resume,
     ServerMessage,
-    UserBrief,
-    Watchers,
     error_message,
-    event_text,
     lobby_text,
     message_text,
 )
@@ -68,8 +64,9 @@ SESSION_RECHECK_S = 5.0
 """How long a socket acts on a session checked once, before checking it again."""
 
 
-class TableConnection:
-    """One client's connection to one table: what it has been sent, what it may see."""
+class TableConnection(Follower):
+    """One client's connection to one table: the table's feed as socket messages, and the
+    client's messages to the table."""
 
     def __init__(
         self,
@@ -80,17 +77,13 @@ class TableConnection:
         session: str | None,
     ):
         """``session``: the token hash of the session that ``user`` was found by."""
-        self.websocket, self.services, self.table, self.user = websocket, services, table, user
-        self.sent_version = 0
-        self.sent_presence: tuple[int, list[int]] | None = None
+        super().__init__(services, table, user)
+        self.websocket = websocket
         self.pointed_at_owner = False
         """Whether the client was told where the table's owner is (once per connection)."""
         self._session_checked_at = time.monotonic()
         self._session = session
         self._send_lock = asyncio.Lock()
-        # One stream of table messages at a time (hello, resume, events), so a
-        # resend asked for with "sync" never interleaves with live events.
-        self._stream_lock = asyncio.Lock()
 
     async def signed_in_user(self) -> User | None:
         """The connection's user, while its session is still open.
@@ -111,10 +104,13 @@ class TableConnection:
                 self.user = None
         return self.user
 
-    @property
-    def seat(self) -> int | None:
-        """The client's seat now (``None``: watching)."""
-        return None if self.user is None else self.table.snap.seat_of(self.user.id)
+    async def check_user(self) -> None:
+        """A signed-out socket gets a spectator's views (:meth:`signed_in_user`)."""
+        await self.signed_in_user()
+
+    async def send_line(self, line: Line) -> None:
+        """Send one line of the table's feed, as a text message."""
+        await self.send_text(line.text)
 
     async def send(self, message: ServerMessage) -> None:
         """Send one message (one sender at a time)."""
@@ -129,83 +125,6 @@ class TableConnection:
         """Refuse something (code, English message, reason and params); the connection stays."""
         await self.send(error_message(refusal, client_id))
 
-    async def hello(self) -> None:
-        """The table now: summary, the client's seat and view, the current version."""
-        async with self._stream_lock:
-            await self._hello()
-
-    async def _hello(self) -> None:
-        table, seat = self.table, self.seat
-        version = table.snap.version
-        self.sent_version = version
-        self.sent_presence = self.services.presence.presence(table)
-        user = self.user
-        await self.send(
-            Hello(
-                type="hello",
-                version=version,
-                seat=seat,
-                user=None
-                if user is None
-                else UserBrief(id=user.id, name=user.name, guest=user.guest),
-                table=TableSummary.model_validate(table.summary()),
-                view=table.view_at(version, seat),
-                invite_url=invite_url(table) if is_member(table, user_id_of(user)) else None,
-            )
-        )
-
-    async def resume(self, since: int) -> None:
-        """Exactly the events after ``since``, or a fresh hello if ``since`` is not usable."""
-        async with self._stream_lock:
-            if not 0 < since <= self.table.snap.version:
-                await self._hello()
-                return
-            resume = {"type": "resume", "from": since, "to": self.table.snap.version}
-            await self.send(Resume.model_validate(resume))
-            self.sent_version = since
-            await self._send_new_events()
-
-    async def send_new_events(self) -> None:
-        """Send every event after the last one sent, each with this client's view after it."""
-        async with self._stream_lock:
-            await self._send_new_events()
-
-    async def _send_new_events(self) -> None:
-        table = self.table
-        while self.sent_version < table.snap.version:
-            event = table.events[self.sent_version]
-            text = event_text(table, event, self.seat)
-            self.sent_version = event.version
-            await self.send_text(text)
-
-    async def relay_announced(self, subscription: Subscription) -> None:
-        """Push the table's events as the bus announces them (catching up from the store)."""
-        while True:
-            announced = await subscription.get()
-            if announced.get("type") == "watchers":
-                await self._heard_watchers(announced)
-                continue
-            if announced.get("version", 0) > self.table.snap.version:
-                await self.table.heard(announced)
-            await self.signed_in_user()  # a signed-out socket gets a spectator's views
-            await self.send_new_events()
-
-    async def _heard_watchers(self, announced: dict[str, Any]) -> None:
-        """Connections came or went (here or on another server): pass on what changed.
-
-        A server posts its news at most once per short interval (:mod:`meeple.web.presence`),
-        so each socket sends at most one ``watchers`` per interval and server.
-        """
-        presence = self.services.presence
-        if presence.heard(self.table, announced):
-            # A server just seeing this table's first connection does not know ours yet:
-            # the first of our connections to hear it answers for this server.
-            presence.announce(self.table)
-        spectators, present = presence.presence(self.table)
-        if (spectators, present) != self.sent_presence:  # only news, not a repeat
-            self.sent_presence = (spectators, present)
-            await self.send(Watchers(type="watchers", spectators=spectators, present=present))
-
     async def read(self) -> None:
         """Handle the client's messages until it goes away; each is answered, none drops it."""
         limit = self.services.settings.max_message_bytes
@@ -215,16 +134,15 @@ class TableConnection:
                 return
             text = message.get("text")
             if text is None:
-                await self.error(TableError("bad_json", "messages are JSON text, not binary"))
+                await self.error(Code.BAD_JSON.error())
                 continue
             if len(text) > limit or len(text.encode("utf-8", "surrogatepass")) > limit:
-                too_big = f"a message has at most {limit} bytes"
-                await self.error(TableError("too_big", too_big, params={"limit": limit}))
+                await self.error(Code.TOO_BIG.error(limit=limit))
                 continue
             try:
                 data = loads_strict(text)
             except BadInput as exc:
-                await self.error(TableError(exc.code, exc.message))
+                await self.error(Code.BAD_JSON.error(exc.message))
                 continue
             client_id = echo_id(data)
             try:
@@ -237,7 +155,7 @@ class TableConnection:
                 if self.websocket.application_state == WebSocketState.DISCONNECTED:
                     raise  # the same, as Starlette says it when the answer finds the socket shut
                 log.exception("table %s: handling %r failed", self.table.info.id, data.get("type"))
-                failed = TableError("server_error", "the server failed on that message")
+                failed = Code.SERVER_ERROR.error()
                 await self.error(failed, client_id)
 
     async def handle(self, message: ClientMessage) -> None:
@@ -250,23 +168,21 @@ class TableConnection:
             return
         user = await self.signed_in_user()
         if user is None:
-            raise TableError("sign_in", "sign in (or play as a guest) to do that")
+            raise Code.SIGN_IN.error("sign in (or play as a guest) to do that")
         client_id = message.id
+        writes = self.services.tables.writes
         if isinstance(message, Action):
-            version, duplicate = await self.services.tables.writes.act(
-                self.table, user.id, client_id, message.action, message.seat
-            )
+            act = commands.Act(user.id, client_id, message.action, message.seat)
+            version, duplicate = await writes.run(self.table, act)
             await self.send(Ack(type="ack", id=client_id, version=version, duplicate=duplicate))
         elif isinstance(message, Chat):
-            version = await self.services.tables.writes.chat(
-                self.table, user.id, user.name, message.text
-            )
+            version = await writes.run(self.table, commands.Chat(user.id, user.name, message.text))
             await self.send(Ack(type="ack", id=client_id, version=version))
         elif isinstance(message, Rematch):
-            rematch_id = await self.services.tables.writes.ask_rematch(self.table, user.id)
+            rematch_id = await writes.run(self.table, commands.AskRematch(user.id))
             await self.send(Ack(type="ack", id=client_id, rematch_id=rematch_id))
         elif isinstance(message, Leave):
-            await self.services.tables.writes.leave(self.table, user.id)
+            await writes.run(self.table, commands.Leave(user.id))
             await self.send(Ack(type="ack", id=client_id, version=self.table.snap.version))
         await self.point_at_owner()
 
@@ -339,41 +255,29 @@ async def _table_socket(
     if not may_reach(table, user_id_of(user), invite):
         await websocket.close(POLICY_VIOLATION, "there is no such table")
         return
-    subscription = await services.bus.subscribe(channel(table_id))
     connection = TableConnection(websocket, services, table, user, session)
-    first_here = not table.viewers
-    table.viewers[id(connection)] = None if user is None else user.id
-    # Not waited for: presence news, and a socket opening in a rush (a dead server's players
-    # reconnecting) waited most of a second for Redis to take it.
-    services.presence.changed(table, first=first_here)
-    tasks: list[asyncio.Task[None]] = []
-    try:
-        if since is None:
-            await connection.hello()
-        else:
+    async with connection.watching() as subscription:
+        tasks: list[asyncio.Task[None]] = []
+        try:
             await connection.resume(since)
-        tasks = [
-            asyncio.create_task(connection.read()),
-            asyncio.create_task(connection.relay_announced(subscription)),
-        ]
-        done, _pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-        for task in done:
-            if not task.cancelled() and task.exception() is not None:
-                exc = task.exception()
-                if not isinstance(exc, WebSocketDisconnect | RuntimeError | OSError):
-                    log.error("table socket %s failed: %r", table_id, exc)
-    except WebSocketDisconnect:
-        pass
-    finally:
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        table.viewers.pop(id(connection), None)
-        await subscription.close()
-        with contextlib.suppress(Exception):  # the bus may be closing with the server
-            services.presence.changed(table)
+            tasks = [
+                asyncio.create_task(connection.read()),
+                asyncio.create_task(connection.follow(subscription)),
+            ]
+            done, _pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                if not task.cancelled() and task.exception() is not None:
+                    exc = task.exception()
+                    if not isinstance(exc, WebSocketDisconnect | RuntimeError | OSError):
+                        log.error("table socket %s failed: %r", table_id, exc)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
 
 
 @router.websocket("/ws/lobby")

@@ -1,8 +1,9 @@
 """Personal access tokens looked up in the store, many at once.
 
 Every request with ``Authorization: Bearer`` looks its token up in the store
-(so a revoked token stops working at once, on every server), and every open
-stream asks again every ``MEEPLE_STREAM_RECHECK_S``. :class:`TokenChecks`
+(so a revoked token stops working at once, on every server); open streams ask
+again when told of a revocation, and all together every
+``MEEPLE_STREAM_RECHECK_S`` (:mod:`meeple.web.revocations`). :class:`TokenChecks`
 reads the tokens asked about meanwhile in one query (:class:`~meeple.batching.Batches`),
 always after the asking: a hundred bots' requests cost a few queries, and no
 answer predates the question.

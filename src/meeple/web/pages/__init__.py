@@ -1,9 +1,10 @@
 """The browser pages: a FastAPI router serving HTML, plus the static scripts and styles.
 
-The app factory mounts :data:`router` and serves :data:`STATIC_DIR` at
-``/static``. Pages are rendered in the request's language (cookie, then
-Accept-Language); everything live (the lobby, a table) is done by the scripts
-in ``static/js`` over the server's REST routes and WebSocket.
+The app factory mounts :data:`router` and the static files (:func:`mount_static`:
+each game's browser folder, then :data:`STATIC_DIR` at ``/static``). Pages are
+rendered in the request's language (cookie, then Accept-Language); everything
+live (the lobby, a table) is done by the scripts in ``static/js`` over the
+server's REST routes and WebSocket.
 """
 
 from __future__ import annotations
@@ -11,12 +12,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, FastAPI, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
 
-from meeple.games import GAME_NAMES, features_of, games_with
+from meeple.games import BROWSER_DIRS, GAME_NAMES, features_of, games_with
 from meeple.i18n import LANG_COOKIE, LANGUAGES
-from meeple.tables.ratings import PROVISIONAL_GAMES
+from meeple.tables.core.ratings import PROVISIONAL_GAMES
+from meeple.tables.notices.notifications import EMAILED
 from meeple.web.pages.render import catalog_json, game_pictures, game_template, render
 from meeple.web.routes.games import describe_game
 
@@ -26,6 +29,14 @@ STATIC_DIR = Path(__file__).parent.parent / "static"
 LANG_COOKIE_SECONDS = 365 * 24 * 3600
 
 router = APIRouter(include_in_schema=False)
+
+
+def mount_static(app: FastAPI) -> None:
+    """Serve each registered game's browser folder at ``/static/js/games/<game>/`` (the
+    registry's, built-in games' included), then :data:`STATIC_DIR` at ``/static``."""
+    for name, folder in BROWSER_DIRS.items():
+        app.mount(f"/static/js/games/{name}", StaticFiles(directory=folder), name=f"game-{name}")
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
 
 def _known_game(game: str) -> str:
@@ -69,7 +80,9 @@ def sign_up(request: Request) -> HTMLResponse:
 @router.get("/account", response_class=HTMLResponse)
 def account_page(request: Request) -> HTMLResponse:
     """One's own account: change the password, sign out everywhere, download or delete it."""
-    return render(request, "account_page.html", "account", email_enabled=_email_on(request))
+    return render(
+        request, "account_page.html", "account", email_enabled=_email_on(request), emailed=EMAILED
+    )
 
 
 @router.get("/my-games", response_class=HTMLResponse)
@@ -191,7 +204,8 @@ def script_catalog(lang: str, v: str | None = None) -> Response:
 def game_modules() -> Response:
     """The browser module of every registered game, by name, from the registry.
 
-    Each game keeps its browser code in ``static/js/games/<game>/``; its
+    Each game keeps its browser code in its browser folder, served at
+    ``/static/js/games/<game>/`` (``meeple.games.browser_folder``); its
     ``ui.js`` exports ``createUi``, ``shownScores`` and ``seatNotes``. The
     table, replay and profile pages import ``GAMES`` from here, so they name
     no game and a new one needs no edit outside its own folders.

@@ -22,6 +22,7 @@ from jinja2 import (
 
 from meeple.games import GAME_NAMES, browser_folder, features_of, games_with
 from meeple.i18n import LANG_COOKIE, LANGUAGE_NAMES, LANGUAGES, catalog, negotiate
+from meeple.tables.notices.notifications import page_texts
 
 TEMPLATES_DIR = Path(__file__).parent / "templates"
 
@@ -130,6 +131,7 @@ def render(request: Request, template: str, page: str, **context: Any) -> HTMLRe
         puzzle_games=games_with("puzzles"),
         game_stylesheets=game_stylesheets(),
         rules_games=[name for name in GAME_NAMES if features_of(name).rules_page],
+        notification_texts=page_texts(),
         **context,
     )
     return HTMLResponse(html, headers={"Content-Language": lang, "Vary": "Accept-Language, Cookie"})

@@ -15,10 +15,10 @@ from typing import Any
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, Field
 
+from meeple.errors import Code
 from meeple.store import accounts, queries
 from meeple.store.models import User
 from meeple.store.sessions import end_all_sessions
-from meeple.tables.errors import TableError
 from meeple.web.deps import CurrentUser, ServicesDep, client_address
 from meeple.web.routes.auth import public
 from meeple.web.schemas import ERRORS, Input, UserPublic
@@ -129,7 +129,7 @@ class AccountExport(BaseModel):
 def account_holder(user: User) -> User:
     """The user, if it is an account; a guest is refused (it signs up first)."""
     if user.guest:
-        raise TableError("guest_no_account", "a guest has no account to manage: sign up first")
+        raise Code.GUEST_NO_ACCOUNT.error()
     return user
 
 
@@ -160,6 +160,7 @@ async def sign_out_everywhere(
     """
     account_holder(user)
     await services.db.run(end_all_sessions, user.id)
+    await services.revocations.announce(user.id)
     response.delete_cookie(SESSION_COOKIE, path="/")
     response.status_code = 204
     return response
@@ -183,14 +184,10 @@ async def delete_account(
     account_holder(user)
     check = await off_loop(check_password, user.password_hash, body.password)
     if not check.ok:
-        raise TableError("wrong_password", "wrong name or password")
+        raise Code.WRONG_PASSWORD.error()
     tables = await services.db.run(accounts.unfinished_tables, user.id)
     if tables:
-        raise TableError(
-            "account_in_game",
-            f"leave your {len(tables)} unfinished tables first",
-            params={"count": len(tables), "tables": list(tables[:10])},
-        )
+        raise Code.ACCOUNT_IN_GAME.error(count=len(tables), tables=list(tables[:10]))
     now = services.clock.now()
     for _ in range(10):
         anonymous = ANONYMOUS_PREFIX + secrets.token_hex(3)
@@ -198,6 +195,7 @@ async def delete_account(
             gone = await services.db.run(accounts.delete_account, user.id, anonymous, now)
         except queries.NameTaken:
             continue
+        await services.revocations.announce(user.id)
         response.delete_cookie(SESSION_COOKIE, path="/")
         return public(gone)
-    raise TableError("conflict", "could not find a free anonymous name; try again")
+    raise Code.CONFLICT.error("could not find a free anonymous name; try again")

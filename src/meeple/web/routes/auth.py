@@ -12,13 +12,13 @@ import secrets
 
 from fastapi import APIRouter, HTTPException, Request, Response
 
+from meeple.errors import Code
 from meeple.store import queries
 from meeple.store.models import User
 from meeple.store.names import shown_name
 from meeple.store.sessions import end_session, open_session, rehash_password, set_password
-from meeple.tables.errors import TableError
 from meeple.web.deps import CurrentUser, OptionalUser, ServicesDep, client_address
-from meeple.web.schemas import Credentials, PasswordChange, UserPublic
+from meeple.web.schemas import ERRORS, Credentials, PasswordChange, UserPublic
 from meeple.web.security import (
     SESSION_COOKIE,
     SESSION_MAX_AGE_S,
@@ -32,7 +32,7 @@ from meeple.web.security import (
 )
 from meeple.web.services import Services
 
-router = APIRouter(prefix="/api/auth", tags=["accounts"])
+router = APIRouter(prefix="/api/auth", tags=["accounts"], responses=ERRORS)
 
 
 def public(user: User) -> UserPublic:
@@ -92,9 +92,7 @@ async def register(
             )
     except queries.NameTaken as exc:
         shown = repr(name)
-        raise TableError(
-            "name_taken", f"the name {shown} is taken", params={"name": shown}
-        ) from exc
+        raise Code.NAME_TAKEN.error(name=shown) from exc
     await start_session(response, services, account)
     return public(account)
 
@@ -109,7 +107,7 @@ async def login(
     stored = user.password_hash if user is not None else None
     check = await off_loop(check_password, stored, body.password)
     if user is None or not check.ok:
-        raise TableError("wrong_password", "wrong name or password")
+        raise Code.WRONG_PASSWORD.error()
     if check.new_hash is not None and stored is not None:
         await services.db.run(rehash_password, user.id, stored, check.new_hash)
     await start_session(response, services, user)
@@ -127,7 +125,10 @@ async def logout(request: Request, response: Response, services: ServicesDep) ->
     """
     token = current_token(request, services)
     if token is not None:
+        user = await services.session_checks.user_of(token_hash(token))
         await services.db.run(end_session, token_hash(token))
+        if user is not None:  # its streams end at once, on every server
+            await services.revocations.announce(user.id)
         response.delete_cookie(SESSION_COOKIE, path="/")
     response.status_code = 204
     return response
@@ -144,10 +145,10 @@ async def change_password(
     """Change the password; every other session of the account ends (this one stays)."""
     await services.limits.hit("login", client_address(request))
     if user.password_hash is None:
-        raise TableError("guest_no_password", "a guest has no password: sign up to choose one")
+        raise Code.GUEST_NO_PASSWORD.error()
     check = await off_loop(check_password, user.password_hash, body.current_password)
     if not check.ok:
-        raise TableError("wrong_password", "wrong name or password")
+        raise Code.WRONG_PASSWORD.error()
     problem = password_problem(body.new_password, user.name, services.settings.min_password_length)
     if problem:
         raise problem
@@ -155,6 +156,7 @@ async def change_password(
     token = current_token(request, services)
     keep = token_hash(token) if token is not None else None
     await services.db.run(set_password, user.id, new_hash, keep)
+    await services.revocations.announce(user.id)
     response.status_code = 204
     return response
 

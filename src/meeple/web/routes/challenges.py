@@ -13,7 +13,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends
 
 from meeple.store.models import User
-from meeple.tables.challenges import ChallengeAsk
+from meeple.tables.lobby.challenges import ChallengeAsk
 from meeple.web.challenge_schemas import (
     AcceptOut,
     ChallengeIn,
@@ -22,7 +22,7 @@ from meeple.web.challenge_schemas import (
     OnlineBotOut,
 )
 from meeple.web.deps import ServicesDep, require_scope
-from meeple.web.schemas import ERRORS
+from meeple.web.schemas import ERRORS, ErrorOut
 
 router = APIRouter(prefix="/api", tags=["bot api"], responses=ERRORS)
 
@@ -30,9 +30,17 @@ Player = Annotated[User, Depends(require_scope("bot:play"))]
 """The signed-in account, by the session cookie or a token holding ``bot:play``."""
 
 
-@router.post("/challenges", status_code=201, response_model=ChallengeOut)
+@router.post(
+    "/challenges",
+    status_code=201,
+    response_model=ChallengeOut,
+    responses={429: {"model": ErrorOut, "description": "too many challenges sent: wait"}},
+)
 async def send_challenge(body: ChallengeIn, services: ServicesDep, user: Player) -> Any:
-    """Challenge the account named ``to`` (limited by ``MEEPLE_LIMIT_CHALLENGES``)."""
+    """Challenge the account named ``to``: 429 ``rate_limited`` beyond
+    ``MEEPLE_LIMIT_CHALLENGES``; 409 ``too_many_challenges`` when the sender already has
+    ``MEEPLE_MAX_CHALLENGES_SENT`` open, ``player_too_many_challenges`` when ``to`` has
+    ``MEEPLE_MAX_CHALLENGES_RECEIVED``."""
     await services.limits.hit("challenges", str(user.id))
     ask = ChallengeAsk(
         to=body.to,

@@ -2,26 +2,36 @@
 
 Each link is a random token sent once and stored as its hash
 (:mod:`meeple.store.emails`): a verification link works once for
-:data:`VERIFY_TTL_S`, a reset link once for :data:`RESET_TTL_S`. Asking for a
-reset always gets the same answer, whether the name or address is known or
-not, so the route tells nobody which accounts exist. With email off
-(``MEEPLE_SMTP_URL`` unset) every route here answers ``409 email_off``.
+:data:`VERIFY_TTL_S`, a reset link once for :data:`RESET_TTL_S`, and only while
+it is the account's newest, its password unchanged and its verified address
+the one it went to. Asking for a reset is answered before anything is looked
+up (the lookup and the email follow in the background), so neither the answer
+nor its timing tells which accounts exist. With email off (``MEEPLE_SMTP_URL``
+unset) every route here answers ``409 email_off``.
+
+``MEEPLE_LIMIT_EMAILS`` counts apart: verification emails per account and per
+mailbox (:func:`~meeple.store.mailboxes.mailbox_key`: case and ``+tags``
+folded), reset requests per client address, reset emails per account and per
+mailbox. A stranger's reset requests spend only the reset budgets, never the
+one the owner changes and verifies the address with.
 """
 
 from __future__ import annotations
 
-import re
+import logging
 import secrets
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, BackgroundTasks, Request, Response
 from pydantic import BaseModel, Field
 
+from meeple.errors import Code
 from meeple.ratelimit import RateLimited
 from meeple.store import emails, queries
+from meeple.store.mailboxes import NotAnAddress, mailbox_key
+from meeple.store.mailboxes import clean_address as valid_address
 from meeple.store.models import User
 from meeple.store.sessions import set_password
-from meeple.tables.errors import TableError
-from meeple.tables.outbox import enqueue, render
+from meeple.tables.notices.outbox import enqueue, render
 from meeple.web.deps import CurrentUser, ServicesDep, client_address
 from meeple.web.pages.render import request_language
 from meeple.web.routes.auth import public, start_session
@@ -29,13 +39,12 @@ from meeple.web.schemas import ERRORS, Input, UserPublic
 from meeple.web.security import hash_password, off_loop, password_problem, token_hash
 from meeple.web.services import Services
 
+log = logging.getLogger(__name__)
+
 router = APIRouter(tags=["accounts"], responses=ERRORS)
 
 VERIFY_TTL_S = 24 * 3600.0
 RESET_TTL_S = 3600.0
-ADDRESS_SHAPE = re.compile(r"^[^@\s<>\"(),;:]+@[^@\s<>\"(),;:]+\.[^@\s<>\"(),;:.]+$")
-"""Something@somewhere.tld, without spaces or the characters that would break a header;
-whether it exists is what the verification link finds out."""
 
 
 class EmailIn(Input):
@@ -74,46 +83,46 @@ class ResetIn(Input):
 def email_on(services: Services) -> None:
     """Refuse with ``email_off`` unless the server sends email."""
     if not services.settings.email_enabled:
-        raise TableError("email_off", "this server sends no email (MEEPLE_SMTP_URL is not set)")
+        raise Code.EMAIL_OFF.error()
 
 
 def account_of(user: User) -> User:
     """The user, if it is an account; a guest is refused (it signs up first)."""
     if user.guest:
-        raise TableError("guest_no_account", "a guest has no account to manage: sign up first")
+        raise Code.GUEST_NO_ACCOUNT.error()
     return user
 
 
 def clean_address(text: str) -> str:
-    """The address as stored (trimmed, lower case); ``email_shape`` if it is no address."""
-    address = text.strip().lower()
-    if not ADDRESS_SHAPE.match(address) or len(address) > 254:
-        raise TableError("email_shape", "that is not an email address")
-    return address
+    """The address as stored (:func:`meeple.store.mailboxes.clean_address`); ``email_shape``
+    if it is not one plain mailbox. Whether it exists is what the verification link finds out."""
+    try:
+        return valid_address(text)
+    except NotAnAddress as exc:
+        raise Code.EMAIL_SHAPE.error(why=str(exc)) from None
 
 
 def link_url(services: Services, path: str, token: str) -> str:
     """The absolute link to ``path?token=…`` on the site's public address."""
-    base = services.settings.public_url or ""
+    base = services.settings.links_url or ""
     return f"{base}{path}?token={token}"
 
 
 async def send_link(
-    services: Services, user: User, address: str, purpose: str, lang: str, ttl: float
+    services: Services, user_id: int, name: str, address: str, purpose: str, lang: str, ttl: float
 ) -> None:
-    """Store a new one-time link for ``user`` and enqueue the email that carries it."""
+    """Store a new one-time link for the account (voiding its earlier ones of that
+    ``purpose``) and enqueue the email that carries it."""
     token = secrets.token_urlsafe(32)
     now = services.clock.now()
     await services.db.write(
-        emails.add_link, token_hash(token), user.id, purpose, address, now, now + ttl
+        emails.add_link, token_hash(token), user_id, purpose, address, now, now + ttl
     )
     path = "/email/verify" if purpose == "verify" else "/password/reset"
-    subject, text, html = render(
-        lang, purpose, name=user.name, link=link_url(services, path, token)
-    )
+    subject, text, html = render(lang, purpose, name=name, link=link_url(services, path, token))
     await enqueue(
         services,
-        user_id=user.id,
+        user_id=user_id,
         to=address,
         subject=subject,
         text=text,
@@ -157,9 +166,10 @@ async def put_email(
     address = clean_address(body.address)
     # Over the limit, nothing changes: the account's address stays as it was.
     await services.limits.hit("emails", f"user:{account.id}")
-    await services.limits.hit("emails", f"to:{address}")
+    await services.limits.hit("emails", f"verify:{mailbox_key(address)}")
     await services.db.write(emails.set_email, account.id, address, services.clock.now())
-    await send_link(services, account, address, "verify", request_language(request), VERIFY_TTL_S)
+    lang = request_language(request)
+    await send_link(services, account.id, account.name, address, "verify", lang, VERIFY_TTL_S)
     return EmailOut(enabled=True, address=address, verified=False)
 
 
@@ -172,33 +182,30 @@ async def delete_email(services: ServicesDep, user: CurrentUser) -> Response:
 
 
 @router.post("/api/password/forgot", response_model=ForgotOut)
-async def forgot(body: ForgotIn, request: Request, services: ServicesDep) -> ForgotOut:
+async def forgot(
+    body: ForgotIn, request: Request, services: ServicesDep, background: BackgroundTasks
+) -> ForgotOut:
     """Send a reset link (1 h) to the verified address of the account named, or of every
-    account with that verified address. The answer is the same whatever is found."""
+    account with that verified address. The answer is the same whatever is found, and
+    comes before anything is looked up: the lookup and the email follow it."""
     email_on(services)
     await services.limits.hit("emails", f"from:{client_address(request)}")
-    wanted = body.name_or_email.strip()
-    targets: list[tuple[User, str]] = []
-    if "@" in wanted:
-        address = wanted.lower()
-        for user_id in await services.db.run(emails.users_with_verified, address):
-            user = await services.db.run(queries.user_by_id, user_id)
-            if user is not None:
-                targets.append((user, address))
-    else:
-        user = await services.db.run(queries.user_by_name, wanted)
-        if user is not None:
-            address_found = await services.db.run(emails.verified_email, user.id)
-            if address_found is not None:
-                targets.append((user, address_found))
-    lang = request_language(request)
-    for user, address in targets:
-        if user.guest or user.password_hash is None:
-            continue
-        # Over the limit for this account or address: silently nothing (a refusal would tell).
-        if await under_limits(services, [f"user:{user.id}", f"to:{address}"]):
-            await send_link(services, user, address, "reset", lang, RESET_TTL_S)
+    background.add_task(
+        send_resets, services, body.name_or_email.strip(), request_language(request)
+    )
     return ForgotOut(accepted=True)
+
+
+async def send_resets(services: Services, name_or_email: str, lang: str) -> None:
+    """Send a reset link to each account ``name_or_email`` names (after the answer)."""
+    try:
+        for user_id, name, address in await services.db.run(emails.reset_targets, name_or_email):
+            # Over the reset budget of this account or mailbox: nothing (a refusal would tell).
+            keys = [f"reset-user:{user_id}", f"reset:{mailbox_key(address)}"]
+            if await under_limits(services, keys):
+                await send_link(services, user_id, name, address, "reset", lang, RESET_TTL_S)
+    except Exception:  # answered already: nobody to tell but the log
+        log.exception("sending reset links failed")
 
 
 @router.post("/api/password/reset", response_model=UserPublic)
@@ -212,10 +219,10 @@ async def reset(
     hashed = token_hash(body.token)
     peeked = await services.db.run(emails.peek_link, hashed, "reset", services.clock.now())
     if peeked is None:
-        raise TableError("bad_link", "this link is unknown, used or expired: ask for a new one")
+        raise Code.BAD_LINK.error()
     user = await services.db.run(queries.user_by_id, peeked)
     if user is None:
-        raise TableError("bad_link", "this link is unknown, used or expired: ask for a new one")
+        raise Code.BAD_LINK.error()
     problem = password_problem(body.password, user.name, services.settings.min_password_length)
     if problem:
         raise problem
@@ -224,8 +231,9 @@ async def reset(
         emails.use_link, hashed, "reset", services.clock.now()
     )
     if outcome != "ok":
-        raise TableError("bad_link", "this link is unknown, used or expired: ask for a new one")
+        raise Code.BAD_LINK.error()
     # Every session ends, those of whoever knew the old password too (keep nothing).
     await services.db.write(set_password, user.id, new_hash, None)
+    await services.revocations.announce(user.id)  # its streams end at once, on every server
     await start_session(response, services, user)
     return public(user)

@@ -14,9 +14,9 @@ from meeple.games import GAME_NAMES, get_game
 from meeple.games.base import Previews
 from meeple.i18n.messages import translate
 from meeple.web.pages.render import request_language
-from meeple.web.schemas import GameOut, PreviewIn, PreviewOut
+from meeple.web.schemas import ERRORS, GameOut, PreviewIn, PreviewOut
 
-router = APIRouter(prefix="/api", tags=["games"])
+router = APIRouter(prefix="/api", tags=["games"], responses=ERRORS)
 
 
 @cache

@@ -7,11 +7,12 @@ from typing import Annotated
 from fastapi import APIRouter, Depends
 
 from meeple.store.models import User
-from meeple.tables.my_turns import my_tables
+from meeple.tables.notices.my_turns import my_tables
 from meeple.web.deps import ServicesDep, require_scope
 from meeple.web.me_schemas import MyTableOut, MyTablesOut
+from meeple.web.schemas import ERRORS
 
-router = APIRouter(prefix="/api/me", tags=["players"])
+router = APIRouter(prefix="/api/me", tags=["players"], responses=ERRORS)
 
 GamesReader = Annotated[User, Depends(require_scope("games:read"))]
 
@@ -24,6 +25,6 @@ async def my_live_tables(services: ServicesDep, user: GamesReader) -> MyTablesOu
 
     Session cookie, or a token with ``games:read``.
     """
-    entries = await my_tables(services.db, services.tables.get, user.id, services.clock.now())
+    entries = await my_tables(services.db, services.tables, user.id, services.clock.now())
     tables = [MyTableOut.model_validate(entry) for entry in entries]
     return MyTablesOut(tables=tables, my_turns=sum(1 for t in tables if t.my_turn))

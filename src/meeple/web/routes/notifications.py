@@ -13,9 +13,9 @@ from fastapi import APIRouter, Depends, Query
 
 from meeple.store import notifications as store
 from meeple.store.models import User
-from meeple.tables.notifications import Note
+from meeple.tables.notices.notifications import Note
 from meeple.web.deps import ServicesDep, current_user, require_scope
-from meeple.web.notification_schemas import NotificationsOut, ReadIn, ReadOut
+from meeple.web.notification_schemas import ID_MAX, NotificationsOut, ReadIn, ReadOut
 from meeple.web.schemas import ERRORS
 
 router = APIRouter(prefix="/api", tags=["notifications"], responses=ERRORS)
@@ -29,7 +29,7 @@ async def list_notifications(
     services: ServicesDep,
     user: Reader,
     limit: Annotated[int, Query(ge=1, le=100)] = 30,
-    before: Annotated[int | None, Query(ge=1)] = None,
+    before: Annotated[int | None, Query(ge=1, le=ID_MAX)] = None,
 ) -> Any:
     """The account's notifications, newest first (``before``: ids below it, the next page)."""
     rows, unread = await services.db.run(store.notifications_page, user.id, limit, before)

@@ -15,7 +15,7 @@ puzzle, and counts in its attempts and solves, only when the player has
 finished ``MEEPLE_PUZZLE_RATER_GAMES`` rated games of the puzzle's game.
 
 A puzzle cut from a game between the server's own bots (a short pool is filled
-so, :mod:`meeple.tables.puzzle_supply`) says so (``from_bots``).
+so, :mod:`meeple.tables.study.puzzle_supply`) says so (``from_bots``).
 """
 
 from __future__ import annotations
@@ -25,11 +25,11 @@ from typing import Any
 from fastapi import APIRouter, Body, Query, Request
 
 from meeple.analysis.features import PuzzleCutter, cutter_of, no_feature
+from meeple.errors import Code, TableError
 from meeple.games.base import Refusal
 from meeple.store import queries
 from meeple.store.models import StoredPuzzle
-from meeple.tables.errors import TableError
-from meeple.tables.ratings import MODEL, puzzle_match, shown_rating
+from meeple.tables.core.ratings import MODEL, puzzle_match, shown_rating
 from meeple.web.deps import OptionalUser, ServicesDep, client_address
 from meeple.web.schemas import ERRORS, PuzzleAnswerOut, PuzzleOut
 from meeple.web.services import Services
@@ -41,10 +41,9 @@ DAY_S = 86_400
 
 def no_puzzle() -> TableError:
     """The refusal when there is no puzzle to give (none cut yet, or all tried)."""
-    return TableError(
-        "no_puzzle",
+    return Code.NO_PUZZLE.error(
         "there is no puzzle to give yet: they come from finished games (people's public ones,"
-        " and the server's bots' while the pool is short)",
+        " and the server's bots' while the pool is short)"
     )
 
 
@@ -60,7 +59,7 @@ async def stored(services: Services, game: str, puzzle_id: str) -> StoredPuzzle:
     """The stored puzzle of ``game`` by its id; ``no_puzzle`` (404) if there is none."""
     puzzle = await services.db.run(queries.puzzle_by_id, puzzle_id[:16])
     if puzzle is None or puzzle.game != game:
-        raise TableError("no_puzzle", f"there is no puzzle {puzzle_id[:16]!r}")
+        raise Code.NO_PUZZLE.error(puzzle=puzzle_id[:16])
     return puzzle
 
 
@@ -132,7 +131,7 @@ async def answer(
     try:
         correct = check.is_answer(move, puzzle.data)
     except Refusal as exc:
-        raise TableError("bad_move", f"the move is not valid: {exc}") from None
+        raise Code.BAD_MOVE.error(why=str(exc)) from None
     if user is None:
         return {"correct": correct, "answer": None, "points": puzzle.data["points"], "rating": None}
     first = MODEL.rating()

@@ -7,9 +7,9 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Query
 
 from meeple.analysis.features import reviewer_of
+from meeple.errors import Code, TableError
 from meeple.store import queries
-from meeple.tables.access import check_finished
-from meeple.tables.errors import TableError
+from meeple.tables.core.access import check_finished
 from meeple.web.deps import OptionalUser, ServicesDep
 from meeple.web.routes.tables import find
 from meeple.web.schemas import ERRORS, RecordOut, ReplayStep, ResultOut, ReviewOut
@@ -40,13 +40,13 @@ async def review(
     if stored is None:
         if reviewer_of(table.info.game) is None:
             raise TableError(
-                "not_reviewed",
+                Code.NOT_REVIEWED,
                 f"{table.info.game} games are not reviewed",
                 reason="not_reviewed_game",
                 params={"game": table.info.game},
             )
-        services.tables.reviewer.schedule(table_id, table.info.game, table.info.private)
-        raise TableError("not_reviewed", "the review is not ready yet; ask again in a few seconds")
+        services.reviewer.schedule(table_id, table.info.game, table.info.private)
+        raise Code.NOT_REVIEWED.error()
     return {"table_id": table_id, **stored.data}
 
 

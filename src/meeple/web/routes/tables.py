@@ -7,17 +7,19 @@ from typing import Any, Literal
 from fastapi import APIRouter, Query
 
 from meeple.store.models import User
-from meeple.tables.access import check_reach, is_member
-from meeple.tables.spec import TableSpec
-from meeple.tables.table import Table
+from meeple.tables import commands
+from meeple.tables.core.access import check_reach, is_member
+from meeple.tables.core.spec import TableSpec
+from meeple.tables.core.table import Table
+from meeple.tables.lobby.lobby import LOBBY_PAGE
+from meeple.tables.lobby.matchmaking import is_quick_play, refuse_bot_account
 from meeple.web.api_limits import ApiPlayer
-from meeple.web.deps import CurrentUser, OptionalUser, ServicesDep
+from meeple.web.deps import CurrentUser, OptionalUser, ServicesDep, is_bot_account
 from meeple.web.schemas import (
     ERRORS,
     ActionIn,
     ActionOut,
     ChatIn,
-    EventOut,
     JoinIn,
     QuickPlayIn,
     RematchOut,
@@ -26,6 +28,7 @@ from meeple.web.schemas import (
     TableOut,
     TableSummary,
 )
+from meeple.web.server_messages import EventOut
 
 router = APIRouter(prefix="/api", tags=["tables"], responses=ERRORS)
 
@@ -62,9 +65,17 @@ async def lobby(
     status: Literal["open", "playing"] = Query(
         "open", description="open: waiting for players; playing: games to watch"
     ),
+    before: str | None = Query(
+        None,
+        max_length=24,
+        description="the next page: the id of the last table of the page before (404"
+        " no_table if there is none)",
+    ),
+    limit: int = Query(LOBBY_PAGE, ge=1, le=LOBBY_PAGE, description="tables in the page"),
 ) -> list[dict[str, Any]]:
-    """The public tables waiting for players (live: ``/ws/lobby``), or those being played."""
-    tables: list[dict[str, Any]] = await services.tables.lobby(game, status)
+    """The public tables waiting for players (live: ``/ws/lobby``), or those being played,
+    newest first, a page at a time: a full page may have older tables after it."""
+    tables: list[dict[str, Any]] = await services.tables.lobby(game, status, before, limit)
     return tables
 
 
@@ -90,7 +101,9 @@ async def create_table(body: TableCreate, services: ServicesDep, user: CurrentUs
 
 @router.post("/quickplay", response_model=TableOut)
 async def quick_play(body: QuickPlayIn, services: ServicesDep, user: CurrentUser) -> TableOut:
-    """Seat me at an open quick-play table of this game, or open one; it starts once full."""
+    """Seat me at an open quick-play table of this game, or open one; it starts once full
+    (people only: a bot account is answered 403 ``bot_quick_play``)."""
+    refuse_bot_account(is_bot_account(user))
     table = await services.tables.quick_play(user.id, user.name, body.game)
     return table_out(table, user)
 
@@ -111,17 +124,20 @@ async def table_events(
     user: OptionalUser,
     since: int = Query(0, ge=0),
     invite: str | None = None,
-) -> list[dict[str, Any]]:
+) -> list[EventOut]:
     """The table's public events after version ``since`` (the WebSocket pushes them live)."""
     table = await find(services, table_id, user, invite)
-    return [e.public() for e in table.events[since:]]
+    return [EventOut.of(event) for event in table.events[since:]]
 
 
 @router.post("/tables/{table_id}/join", response_model=TableOut)
 async def join(table_id: str, body: JoinIn, services: ServicesDep, user: CurrentUser) -> TableOut:
-    """Take a seat (a free one unless ``seat`` is given)."""
+    """Take a seat (a free one unless ``seat`` is given; a bot account not at a quick-play
+    table)."""
     table = await find(services, table_id, user, body.invite)
-    await services.tables.writes.join(table, user.id, user.name, body.seat)
+    if is_quick_play(table.info) and table.snap.seat_of(user.id) is None:
+        refuse_bot_account(is_bot_account(user))
+    await services.tables.writes.run(table, commands.Join(user.id, user.name, body.seat))
     return table_out(table, user)
 
 
@@ -129,7 +145,7 @@ async def join(table_id: str, body: JoinIn, services: ServicesDep, user: Current
 async def leave(table_id: str, services: ServicesDep, user: ApiPlayer) -> TableOut:
     """Leave: before the start the seat is freed; during the game a bot takes it (ranked last)."""
     table = await find(services, table_id, user, None)
-    await services.tables.writes.leave(table, user.id)
+    await services.tables.writes.run(table, commands.Leave(user.id))
     return table_out(table, user)
 
 
@@ -137,7 +153,7 @@ async def leave(table_id: str, services: ServicesDep, user: ApiPlayer) -> TableO
 async def kick(table_id: str, body: SeatIn, services: ServicesDep, user: CurrentUser) -> TableOut:
     """The creator removes a seated player before the start."""
     table = await find(services, table_id, user, None)
-    await services.tables.writes.kick(table, user.id, body.seat)
+    await services.tables.writes.run(table, commands.Kick(user.id, body.seat))
     return table_out(table, user)
 
 
@@ -146,7 +162,7 @@ async def fill_with_bots(table_id: str, services: ServicesDep, user: CurrentUser
     """The table's creator, seated, has bots take the free seats now (a quick-play table then
     starts); anyone else gets a 403 ``not_creator``."""
     table = await find(services, table_id, user, None)
-    await services.tables.writes.fill_with_bots(table, user.id)
+    await services.tables.writes.run(table, commands.FillWithBots(user.id))
     return table_out(table, user)
 
 
@@ -154,7 +170,7 @@ async def fill_with_bots(table_id: str, services: ServicesDep, user: CurrentUser
 async def start(table_id: str, services: ServicesDep, user: CurrentUser) -> TableOut:
     """The creator starts the game once every seat is taken."""
     table = await find(services, table_id, user, None)
-    await services.tables.writes.start(table, user.id)
+    await services.tables.writes.run(table, commands.Start(user.id))
     return table_out(table, user)
 
 
@@ -162,7 +178,7 @@ async def start(table_id: str, services: ServicesDep, user: CurrentUser) -> Tabl
 async def close(table_id: str, services: ServicesDep, user: CurrentUser) -> TableOut:
     """The creator closes a table that has not started."""
     table = await find(services, table_id, user, None)
-    await services.tables.writes.close(table, user.id)
+    await services.tables.writes.run(table, commands.Close(user.id))
     return table_out(table, user)
 
 
@@ -170,9 +186,8 @@ async def close(table_id: str, services: ServicesDep, user: CurrentUser) -> Tabl
 async def act(table_id: str, body: ActionIn, services: ServicesDep, user: ApiPlayer) -> ActionOut:
     """Play an action (the same as the WebSocket's ``action`` message, for turn-based play)."""
     table = await find(services, table_id, user, None)
-    version, duplicate = await services.tables.writes.act(
-        table, user.id, body.id, body.action, body.seat
-    )
+    act = commands.Act(user.id, body.id, body.action, body.seat)
+    version, duplicate = await services.tables.writes.run(table, act)
     return ActionOut(version=version, duplicate=duplicate)
 
 
@@ -182,7 +197,7 @@ async def chat(
 ) -> ActionOut:
     """Say something at the table (stored raw; whoever displays it escapes it)."""
     table = await find(services, table_id, user, invite)
-    version = await services.tables.writes.chat(table, user.id, user.name, body.text)
+    version = await services.tables.writes.run(table, commands.Chat(user.id, user.name, body.text))
     return ActionOut(version=version, duplicate=False)
 
 
@@ -190,4 +205,5 @@ async def chat(
 async def rematch(table_id: str, services: ServicesDep, user: CurrentUser) -> RematchOut:
     """Ask for a rematch; once every player has, the new table opens and starts."""
     table = await find(services, table_id, user, None)
-    return RematchOut(rematch_id=await services.tables.writes.ask_rematch(table, user.id))
+    rematch_id = await services.tables.writes.run(table, commands.AskRematch(user.id))
+    return RematchOut(rematch_id=rematch_id)

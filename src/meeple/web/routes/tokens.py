@@ -12,8 +12,8 @@ from typing import Literal
 from fastapi import APIRouter, Response
 from pydantic import BaseModel, Field, field_validator
 
+from meeple.errors import Code
 from meeple.store.tokens import add_token, has_sat_down, make_bot_account, revoke_token, tokens_of
-from meeple.tables.errors import TableError
 from meeple.web.deps import CurrentUser, ServicesDep
 from meeple.web.routes.account import account_holder
 from meeple.web.routes.auth import public
@@ -65,11 +65,7 @@ async def make_token(body: TokenIn, services: ServicesDep, user: CurrentUser) ->
     account_holder(user)
     held = await services.db.run(tokens_of, user.id)
     if len(held) >= MAX_TOKENS:
-        raise TableError(
-            "too_many_tokens",
-            f"an account holds at most {MAX_TOKENS} tokens: revoke one first",
-            params={"count": MAX_TOKENS},
-        )
+        raise Code.TOO_MANY_TOKENS.error(count=MAX_TOKENS)
     token, token_id = new_access_token()
     scopes: list[str] = sorted(set(body.scopes))
     row = await services.db.run(
@@ -104,7 +100,8 @@ async def list_tokens(services: ServicesDep, user: CurrentUser) -> list[TokenOut
 async def revoke(token_id: str, services: ServicesDep, user: CurrentUser) -> Response:
     """Revoke a token: the next request with it, on any server, is refused (401 bad_token)."""
     if not await services.db.run(revoke_token, user.id, token_id[:16]):
-        raise TableError("no_token", "you have no such token")
+        raise Code.NO_TOKEN.error()
+    await services.revocations.announce(user.id)  # its streams end at once, on every server
     return Response(status_code=204)
 
 
@@ -120,5 +117,5 @@ async def become_bot(services: ServicesDep, user: CurrentUser) -> UserPublic:
     if user.bot:
         return public(user)
     if await services.db.run(has_sat_down, user.id):
-        raise TableError("has_played", "this account has played as a person: it cannot be a bot")
+        raise Code.HAS_PLAYED.error()
     return public(await services.db.run(make_bot_account, user.id))

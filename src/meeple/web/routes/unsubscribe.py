@@ -6,7 +6,7 @@ GET changes nothing: mail scanners open links); ``POST`` to the same address
 stops it: the button, or a mail client's RFC 8058 one-click POST
 (``List-Unsubscribe=One-Click``), neither needing a cookie. A forged or
 damaged token gets a clear page (400) and changes nothing. The signed token
-(:mod:`meeple.tables.unsubscribe`) is the authority, so this path is let
+(:mod:`meeple.tables.notices.unsubscribe`) is the authority, so this path is let
 through the cross-site check (a mail provider's POST comes from no page).
 
 ``GET``/``PUT /api/account/email-choices`` read and set the same choices for the
@@ -22,7 +22,8 @@ from sqlalchemy.orm import Session
 
 from meeple.store import email_choices as choices
 from meeple.store.models import User
-from meeple.tables.unsubscribe import UNSUBSCRIBE_PATH, UnsubscribeSigner
+from meeple.tables.notices.notifications import EMAILED
+from meeple.tables.notices.unsubscribe import ALL_EMAILS, UNSUBSCRIBE_PATH, UnsubscribeSigner
 from meeple.web.deps import CurrentUser, ServicesDep
 from meeple.web.pages.render import render
 from meeple.web.schemas import ERRORS, Input
@@ -31,14 +32,15 @@ router = APIRouter(tags=["email"])
 
 
 class EmailChoices(BaseModel):
-    """Which emails about its games an account gets (when away)."""
+    """Which emails about its games an account gets (when away): one field per kind of
+    notification emailed (:data:`~meeple.tables.notices.notifications.EMAILED`)."""
 
     your_turn: bool
     game_finished: bool
 
 
 class EmailChoicesIn(Input):
-    """The account page's choice of emails."""
+    """The account page's choice of emails (the fields of :class:`EmailChoices`)."""
 
     your_turn: bool
     game_finished: bool
@@ -46,7 +48,6 @@ class EmailChoicesIn(Input):
 
 def _signer(services: ServicesDep) -> UnsubscribeSigner:
     """The signer of unsubscribe links (built with the email listener)."""
-    assert services.turn_emails is not None
     return services.turn_emails.signer
 
 
@@ -89,18 +90,16 @@ async def unsubscribe(request: Request, services: ServicesDep, token: str = "") 
 
 def _read_choices(session: Session, user_id: int) -> EmailChoices:
     stopped = choices.unsubscribed_kinds(session, user_id)
-    return EmailChoices(
-        your_turn=not {"your_turn", "all"} & stopped,
-        game_finished=not {"game_finished", "all"} & stopped,
-    )
+    return EmailChoices(**{kind: not {kind, ALL_EMAILS} & stopped for kind in EMAILED})
 
 
 def _set_choices(
     session: Session, user_id: int, wanted: EmailChoicesIn, now: float
 ) -> EmailChoices:
-    choices.resubscribe(session, user_id, "all")
-    for kind in ("your_turn", "game_finished"):
-        if getattr(wanted, kind):
+    choices.resubscribe(session, user_id, ALL_EMAILS)
+    chosen = wanted.model_dump()
+    for kind in EMAILED:
+        if chosen[kind]:
             choices.resubscribe(session, user_id, kind)
         else:
             choices.unsubscribe(session, user_id, kind, now)

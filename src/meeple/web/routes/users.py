@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from fastapi import APIRouter, HTTPException, Query
 
+from meeple.errors import Code
 from meeple.games import GAME_NAMES
 from meeple.store import profiles, queries
 from meeple.store.models import User
 from meeple.store.tokens import bot_flags, leaderboard_of
-from meeple.tables.errors import TableError
-from meeple.tables.ratings import PROVISIONAL_GAMES, shown_rating, starting_rating
+from meeple.tables.core.ratings import PROVISIONAL_GAMES, shown_rating, starting_rating
 from meeple.web.deps import OptionalUser, ServicesDep
 from meeple.web.routes.auth import public
 from meeple.web.schemas import (
+    ERRORS,
     HistoryPoint,
     LeaderboardLine,
     ProfileOut,
@@ -23,7 +24,7 @@ from meeple.web.schemas import (
 )
 from meeple.web.services import Services
 
-router = APIRouter(prefix="/api", tags=["players"])
+router = APIRouter(prefix="/api", tags=["players"], responses=ERRORS)
 
 
 async def user_named(services: Services, name: str) -> User:
@@ -31,7 +32,7 @@ async def user_named(services: Services, name: str) -> User:
     user = await services.db.run(queries.user_by_name, name)
     if user is None:
         shown = repr(name[:40])
-        raise TableError("no_player", f"there is no player {shown}", params={"name": shown})
+        raise Code.NO_PLAYER.error(name=shown)
     return user
 
 
@@ -87,6 +88,7 @@ async def profile(name: str, services: ServicesDep, viewer: OptionalUser) -> Pro
                 rated=t.rated,
                 created_at=t.created_at,
                 result=ResultOut.model_validate(t.result) if t.result else None,
+                aborted=t.aborted,
                 private=t.private,
                 seat=next((s.seat for s, _ in seats if s.user_id == user.id), None),
                 players=[

@@ -1,7 +1,7 @@
 """puzzles marked as cut from a game between the server's own bots
 
 The server fills a short puzzle pool from games its bots play in the
-background (:mod:`meeple.tables.puzzle_supply`); ``puzzles.from_bots`` says
+background (:mod:`meeple.tables.study.puzzle_supply`); ``puzzles.from_bots`` says
 which puzzles came from such a game. Every puzzle stored before this
 revision was cut from a public game between people, so it reads false.
 

@@ -95,7 +95,7 @@ function updateForm() {
   updateRated();
 }
 
-/** Bots are not rated players (the server's rule, tables/ratings.py `rates_anyone`): the box
+/** Bots are not rated players (the server's rule, tables/core/ratings.py `rates_anyone`): the box
  * is unticked and disabled when fewer than two seats are left for people, with the reason. */
 function updateRated() {
   const box = $("create-rated"), note = $("rated-note");
@@ -176,7 +176,8 @@ function connectLobby() {
     if (data.type === "lobby") tables = new Map(data.tables.map((table) => [table.id, table]));
     else if (data.type === "table") tables.set(data.table.id, data.table);
     else if (data.type === "gone") tables.delete(data.id);
-    drawTables([...tables.values()]);
+    // Newest first, as the server lists them: a table just opened shows on top.
+    drawTables([...tables.values()].sort((a, b) => b.created_at - a.created_at));
   };
   socket.onclose = () => {
     $("lobby-live").textContent = t("js.lobby.reconnecting");

@@ -12,32 +12,29 @@ const $ = (id) => document.getElementById(id);
 let notes = [];
 let unread = 0;
 let loaded = false;
+// Each kind's catalog keys, by kind, as the server defines them (the page's data-kinds).
+const texts = JSON.parse($("notif")?.dataset.kinds || "{}");
 
 function gameName(game) {
   const name = t(`game.${game}`);
   return name === `game.${game}` ? game : name;
 }
 
-/** What a notification says, in the page's language. */
+/** What a notification says, in the page's language: its kind's text (its first place's,
+ * when it has one and the account came first) filled with its data. */
 function textOf(note) {
   const data = note.data || {};
-  const game = gameName(data.game);
-  const opponents = (data.opponents || []).join(", ");
-  switch (note.kind) {
-    case "your_turn":
-      return t("js.notif.your_turn", { game, opponents });
-    case "game_finished":
-      if (data.rank === 1) return t("js.notif.won", { game, count: data.score });
-      return t("js.notif.finished", { game, rank: data.rank, players: data.players, count: data.score });
-    case "challenge":
-      return t("js.notif.challenge", { game, from: data.from });
-    case "rematch":
-      return t("js.notif.rematch", { game, from: data.from });
-    case "invitation":
-      return t("js.notif.invitation", { game, from: data.from });
-    default:
-      return note.kind;
-  }
+  const said = texts[note.kind];
+  if (!said) return note.kind;
+  const key = said.won && data.rank === 1 ? said.won : said.text;
+  return t(key, {
+    game: gameName(data.game),
+    opponents: (data.opponents || []).join(", "),
+    from: data.from,
+    rank: data.rank,
+    players: data.players,
+    count: data.score,
+  });
 }
 
 /** Where a notification leads: its table, else the home page (where challenges are). */

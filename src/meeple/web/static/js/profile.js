@@ -80,6 +80,7 @@ function recentLine(table) {
     parts.push(seats.map((s) => result.scores[s]).join("–"));
     const how = outcome(result.ranks, table.seat);
     parts.push(el("strong", { class: `outcome-word ${how.kind}` }, t(`js.profile.outcome_${how.kind}`, how)));
+    if (table.aborted) parts.push(el("em", { class: "aborted" }, t("js.profile.aborted")));
   } else if (!finished) {
     parts.push(t(`js.profile.status_${table.status}`));
   }

@@ -50,7 +50,7 @@ async function show(n) {
   // Scrolled inside the log only: scrollIntoView would scroll the page too, and on a phone
   // (the log under the board) every step then carried the controls off the screen.
   $("log").scrollTop = $("log").scrollHeight;
-  $("message").textContent = step.result ? t("js.table.game_over") : "";
+  $("message").textContent = step.result ? t(table.aborted ? "js.table.game_aborted" : "js.table.game_over") : "";
 }
 
 /** The game's review hooks (its ui.js's `review` export), or null if it shows no review. */

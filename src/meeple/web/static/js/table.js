@@ -112,7 +112,9 @@ function drawTurn() {
   const mine = Boolean(ui && view && info && info.status === "playing" && ui.myTurn());
   let text = "";
   if (info && info.status === "open") text = waitingText();
-  else if (info && (info.status === "finished" || info.status === "closed")) text = t("js.table.game_over");
+  else if (info && (info.status === "finished" || info.status === "closed")) {
+    text = t(info.aborted ? "js.table.game_aborted" : "js.table.game_over");
+  }
   else if (mine) text = t("js.table.your_turn");
   else if (toAct.length) text = t("js.table.to_play_line", { names: toAct.map(seatName).join(", ") });
   $("turn-line").textContent = text;

@@ -1,0 +1,3 @@
+"""The cluster: which server runs each table (leases, owner states), loading tables, and
+forwarding a change to its owner.
+"""

@@ -1,0 +1,91 @@
+"""Every request to change a table (a :data:`~meeple.tables.commands.Command`), run on its
+owner with its outcome acted on.
+
+A :class:`~meeple.tables.core.table.Table` runs a change only where it is owned and
+returns what its caller must do (:class:`~meeple.tables.core.outcomes.Outcome`: a
+rematch to open); it never forwards a write nor calls up into the manager, and what
+the change did reaches the features around the table as facts
+(:mod:`meeple.tables.facts`), not through here. :class:`Writes` is its caller: on the
+owner it runs the change and acts on the outcome; elsewhere it forwards the change to
+the owner (:meth:`Cluster.forward`), whose :class:`~meeple.tables.cluster.calls.CallRouter`
+reads it back into the same command and runs it through :meth:`Writes.here` in turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TypeVar, assert_never
+
+from meeple.games.base import JSON
+from meeple.tables.cluster.cluster import Cluster
+from meeple.tables.commands import (
+    Act,
+    AskRematch,
+    Chat,
+    Close,
+    Command,
+    FillWithBots,
+    Join,
+    Kick,
+    Leave,
+    Start,
+    TableCommand,
+    closed,
+)
+from meeple.tables.core.table import Table
+
+R = TypeVar("R")
+
+
+class Writes:
+    """The one way a request changes a table: forwarded to its owner, outcomes acted on."""
+
+    def __init__(self, cluster: Cluster, open_rematch: Callable[[Table], Awaitable[str]]) -> None:
+        self.cluster = cluster
+        self.open_rematch = open_rematch
+        """Opens the rematch of a finished table; its id."""
+
+    async def run(self, table: Table, command: TableCommand[R]) -> R:
+        """Run ``command`` on the table's owner (here, or forwarded there); its result."""
+        asked = closed(command)
+        if table.owned:
+            answer = await self.here(table, asked)
+        else:
+            answer = await self.cluster.forward(table, asked, self.here)
+        return command.result_of(answer)
+
+    async def here(self, table: Table, command: Command) -> JSON:
+        """Run ``command`` on a table this server owns; its answer (JSON: it may answer a
+        call forwarded from another server)."""
+        changes = table.changes
+        result: JSON
+        match command:
+            case Join():
+                result, _ = await changes.join(command)
+            case Leave():
+                result, _ = await changes.leave(command)
+            case Kick():
+                result, _ = await changes.kick(command)
+            case FillWithBots():
+                result, _ = await changes.fill_with_bots(command)
+            case Start():
+                result, _ = await changes.start(command)
+            case Close():
+                result, _ = await changes.close(command)
+            case Act():
+                result, _ = await changes.act(command)
+            case Chat():
+                result, _ = await changes.chat(command)
+            case AskRematch():
+                return await self._ask_rematch(table, command)
+            case _:
+                assert_never(command)
+        return result
+
+    async def _ask_rematch(self, table: Table, command: AskRematch) -> str | None:
+        # One vote at a time per table, so the last two votes never open two rematches.
+        async with table.rematch_lock:
+            rematch_id, outcome = await table.changes.ask_rematch(command)
+            if outcome.rematch:
+                rematch_id = await table.changes.rematch_opened(await self.open_rematch(table))
+            return rematch_id

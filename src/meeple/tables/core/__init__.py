@@ -1,0 +1,3 @@
+"""The table core: one table, its changes, its log, its clock-driven runtime, its bots and
+the rating of its finish.
+"""

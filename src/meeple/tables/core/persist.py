@@ -1,0 +1,111 @@
+"""Storing a table event: one transaction with the table's row cache and, at the end, ratings.
+
+These run in the database's threads (through ``Database.write``); they only
+read the snapshots they are given.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from meeple.store import queries
+from meeple.store.models import Rating, RatingChange, TableSeat
+from meeple.tables.core.log import LogEvent, SeatInfo, Snapshot
+from meeple.tables.core.ratings import MODEL, RatedSeat, new_ratings, rating_ranks
+
+
+def store_event(
+    session: Session,
+    table_id: str,
+    game: str,
+    rated: bool,
+    event: LogEvent,
+    old: Snapshot,
+    new: Snapshot,
+) -> None:
+    """Store ``event`` and the table's row cache after it; rate a rated game when it ends
+    (unless it ended aborted, before it began).
+
+    Raises :class:`~meeple.store.queries.VersionConflict` if that version is
+    already stored (another writer was first).
+    """
+    queries.append_event(session, event.row(table_id))
+    row = table_row_fields(new)
+    if row != table_row_fields(old):  # most moves change nothing in the table's row
+        queries.update_table(session, table_id, row)
+    if new.seats != old.seats:
+        queries.update_seats(session, [seat_row(table_id, s) for s in new.seats])
+    if event.kind == "finish" and rated and not new.aborted:
+        rate_game(session, table_id, game, new, event.at)
+
+
+def rate_game(session: Session, table_id: str, game: str, final: Snapshot, at: float) -> None:
+    """Update the players' ratings after a rated game and add their history points."""
+    assert final.result is not None
+    ranks = rating_ranks(final.result.ranks, final.seats)
+    before = queries.ratings_of(session, list(ranks), game)
+    start = MODEL.rating()
+    players = [
+        RatedSeat(
+            uid,
+            rank,
+            before[uid].mu if uid in before else start.mu,
+            before[uid].sigma if uid in before else start.sigma,
+        )
+        for uid, rank in ranks.items()
+    ]
+    after = new_ratings(players)
+    ratings, changes = [], []
+    for player in players:
+        if player.user_id not in after:
+            continue
+        mu, sigma = after[player.user_id]
+        old = before.get(player.user_id)
+        won = 1 if player.rank == 1 else 0
+        ratings.append(
+            Rating(
+                user_id=player.user_id,
+                game=game,
+                mu=mu,
+                sigma=sigma,
+                games=(old.games if old else 0) + 1,
+                wins=(old.wins if old else 0) + won,
+            )
+        )
+        changes.append(
+            RatingChange(
+                user_id=player.user_id,
+                game=game,
+                table_id=table_id,
+                mu=mu,
+                sigma=sigma,
+                rank=player.rank,
+                at=at,
+            )
+        )
+    queries.save_ratings(session, ratings, changes)
+
+
+def table_row_fields(snap: Snapshot) -> dict[str, Any]:
+    """The fields of a table's row that its events change."""
+    return {
+        "status": snap.status,
+        "started_at": snap.started_at,
+        "finished_at": snap.finished_at,
+        "result": snap.result.to_json() if snap.result else None,
+        "rematch_id": snap.rematch_id,
+        "aborted": snap.aborted,
+    }
+
+
+def seat_row(table_id: str, seat: SeatInfo) -> TableSeat:
+    """The row cache of one seat: its columns are :class:`SeatInfo`'s fields of those names."""
+    return TableSeat(
+        table_id=table_id, **{column: getattr(seat, column) for column in _SEAT_COLUMNS}
+    )
+
+
+_SEAT_COLUMNS = tuple(c.key for c in TableSeat.__table__.columns if c.key != "table_id")
+"""The seat's columns (the name is the user's, not stored with the seat)."""

@@ -1,0 +1,3 @@
+"""Finding a game: the lobby's lists, opening tables and quick play, challenges, online bot
+accounts.
+"""
