@@ -18,7 +18,7 @@ from meeple import __version__
 from meeple.config import Settings
 from meeple.errors import Code, MustWait, TableError
 from meeple.plugins import load_games
-from meeple.tables.clock import Clock
+from meeple.tables.facade import Clock
 from meeple.web import pages
 from meeple.web.access_log import install_secret_filter
 from meeple.web.allow import install_allow

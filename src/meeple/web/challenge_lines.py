@@ -6,6 +6,6 @@ challenge changes (:mod:`meeple.tables.lobby.challenges`) share this one form.
 
 from __future__ import annotations
 
-from meeple.tables.lobby.challenges import challenge_json
+from meeple.tables.facade import challenge_json
 
 __all__ = ["challenge_json"]

@@ -28,9 +28,7 @@ from typing import Any
 
 from meeple.bus import Subscription
 from meeple.store.models import User
-from meeple.tables.core.access import is_member
-from meeple.tables.core.log import PLAYING, LogEvent
-from meeple.tables.core.table import VIEW_VERSIONS_KEPT, Table, channel
+from meeple.tables.facade import PLAYING, VIEW_VERSIONS_KEPT, LogEvent, Table, channel, is_member
 from meeple.web.ndjson import Line
 from meeple.web.routes.tables import invite_url, user_id_of
 from meeple.web.schemas import TableSummary

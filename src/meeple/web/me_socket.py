@@ -24,8 +24,7 @@ from fastapi import WebSocket
 from starlette.websockets import WebSocketDisconnect
 
 from meeple.store.models import User
-from meeple.tables.notices.my_turns import my_turn_count
-from meeple.tables.notices.user_events import user_channel
+from meeple.tables.facade import my_turn_count, user_channel
 from meeple.web.cross_site import same_origin
 from meeple.web.deps import session_of_cookie
 from meeple.web.last_seen import EVERY_S

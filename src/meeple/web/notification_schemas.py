@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 
-from meeple.tables.notices.notifications import NotificationKind
+from meeple.tables.facade import NotificationKind
 from meeple.web.schemas import Input
 
 ID_MAX = 2**31 - 1

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from meeple.bus import Bus
-from meeple.tables.core.table import Table, channel
+from meeple.tables.facade import Table, channel
 
 log = logging.getLogger(__name__)
 

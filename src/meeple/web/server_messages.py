@@ -23,7 +23,7 @@ from pydantic_core import PydanticSerializationError
 
 from meeple import jsontext
 from meeple.errors import Family, TableError
-from meeple.tables.core.log import LogEvent
+from meeple.tables.facade import LogEvent
 from meeple.web.protocol import CLIENT_MESSAGE, Chat, Leave, Ping, Rematch, Sync
 from meeple.web.protocol import Action as ActionIn
 from meeple.web.schemas import TableSummary

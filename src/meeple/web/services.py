@@ -18,41 +18,45 @@ from meeple.config import Settings
 from meeple.ratelimit import RateLimits
 from meeple.store.database import Database
 from meeple.store.sessions import shared_secret
-from meeple.tables.clock import Clock, SystemClock
-from meeple.tables.cluster.calls import CallRouter
-from meeple.tables.cluster.cluster import Cluster, let_go
-from meeple.tables.cluster.owner_states import OwnerStates
-from meeple.tables.cluster.owners import lease_ownership
-from meeple.tables.cluster.registry import TableRegistry
-from meeple.tables.cluster.writes import Writes
-from meeple.tables.core.bots import BotPool
-from meeple.tables.core.table import TableContext
-from meeple.tables.facts import (
+from meeple.tables.facade import (
+    BotPool,
+    CallRouter,
+    Challenges,
+    Clock,
+    Cluster,
     Fact,
     GameFinished,
     GameStarted,
+    LobbyCache,
+    LobbyNews,
+    Matchmaking,
+    MyTurns,
+    Notifier,
+    OnlineBots,
+    OwnerStates,
+    PuzzleSupply,
     RematchAsked,
+    Reviewer,
     SeatLeft,
+    SeatNews,
     SeatTaken,
+    Sender,
+    SystemClock,
     TableClosed,
+    TableContext,
     TableFacts,
+    TableManager,
+    TableNotices,
     TableOpened,
+    TableRegistry,
+    TurnEmails,
     TurnStarted,
+    UnsubscribeSigner,
+    Writes,
+    build_lobby,
+    lease_ownership,
+    let_go,
 )
-from meeple.tables.lobby.challenges import Challenges
-from meeple.tables.lobby.lobby import LobbyCache, LobbyNews
-from meeple.tables.lobby.matchmaking import Matchmaking, build_lobby
-from meeple.tables.lobby.online_bots import OnlineBots
-from meeple.tables.manager import TableManager
-from meeple.tables.notices.my_turns import MyTurns
-from meeple.tables.notices.notifications import Notifier
-from meeple.tables.notices.outbox import Sender
-from meeple.tables.notices.table_notices import TableNotices
-from meeple.tables.notices.turn_emails import TurnEmails
-from meeple.tables.notices.unsubscribe import UnsubscribeSigner
-from meeple.tables.notices.user_events import SeatNews
-from meeple.tables.study.puzzle_supply import PuzzleSupply
-from meeple.tables.study.reviews import Reviewer
 from meeple.web.last_seen import LastSeen
 from meeple.web.presence import PresenceNews
 from meeple.web.revocations import Revocations

@@ -18,10 +18,7 @@ from starlette.websockets import WebSocketState
 
 from meeple.errors import Code, TableError
 from meeple.store.models import User
-from meeple.tables import commands
-from meeple.tables.core.access import may_reach
-from meeple.tables.core.table import Table
-from meeple.tables.manager import LOBBY_CHANNEL
+from meeple.tables.facade import LOBBY_CHANNEL, Table, commands, may_reach
 from meeple.web.cross_site import same_origin
 from meeple.web.deps import client_address, session_of_cookie
 from meeple.web.feed import Follower

@@ -18,7 +18,7 @@ import asyncio
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from meeple.bus import Bus
 from meeple.config import Settings
@@ -31,7 +31,6 @@ from meeple.store.database import Database
 from meeple.store.models import GameTable
 from meeple.store.queries import EventRow
 from meeple.tables.clock import Clock
-from meeple.tables.cluster.owner_states import OwnerStates
 from meeple.tables.core.bots import BotPool
 from meeple.tables.core.changes import TableChanges
 from meeple.tables.core.legal_lists import LegalLists
@@ -48,6 +47,9 @@ from meeple.tables.core.persist import store_event
 from meeple.tables.core.ratings import rates_anyone
 from meeple.tables.core.runtime import TableRuntime
 from meeple.tables.facts import TableFacts, facts_of
+
+if TYPE_CHECKING:  # the cluster sets a table's standing; the core only holds it
+    from meeple.tables.cluster.owner_states import OwnerStates
 
 log = logging.getLogger(__name__)
 

@@ -18,8 +18,7 @@ from fastapi.staticfiles import StaticFiles
 
 from meeple.games import BROWSER_DIRS, GAME_NAMES, features_of, games_with
 from meeple.i18n import LANG_COOKIE, LANGUAGES
-from meeple.tables.core.ratings import PROVISIONAL_GAMES
-from meeple.tables.notices.notifications import EMAILED
+from meeple.tables.facade import EMAILED, PROVISIONAL_GAMES
 from meeple.web.pages.render import catalog_json, game_pictures, game_template, render
 from meeple.web.routes.games import describe_game
 

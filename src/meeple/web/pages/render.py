@@ -22,7 +22,7 @@ from jinja2 import (
 
 from meeple.games import GAME_NAMES, browser_folder, features_of, games_with
 from meeple.i18n import LANG_COOKIE, LANGUAGE_NAMES, LANGUAGES, catalog, negotiate
-from meeple.tables.notices.notifications import page_texts
+from meeple.tables.facade import page_texts
 
 TEMPLATES_DIR = Path(__file__).parent / "templates"
 

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends
 
 from meeple.store.models import User
-from meeple.tables.lobby.challenges import ChallengeAsk
+from meeple.tables.facade import ChallengeAsk
 from meeple.web.challenge_schemas import (
     AcceptOut,
     ChallengeIn,

@@ -31,7 +31,7 @@ from meeple.store.mailboxes import NotAnAddress, mailbox_key
 from meeple.store.mailboxes import clean_address as valid_address
 from meeple.store.models import User
 from meeple.store.sessions import set_password
-from meeple.tables.notices.outbox import enqueue, render
+from meeple.tables.facade import enqueue, render
 from meeple.web.deps import CurrentUser, ServicesDep, client_address
 from meeple.web.pages.render import request_language
 from meeple.web.routes.auth import public, start_session

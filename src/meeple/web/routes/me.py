@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends
 
 from meeple.store.models import User
-from meeple.tables.notices.my_turns import my_tables
+from meeple.tables.facade import my_tables
 from meeple.web.deps import ServicesDep, require_scope
 from meeple.web.me_schemas import MyTableOut, MyTablesOut
 from meeple.web.schemas import ERRORS

@@ -13,7 +13,7 @@ from fastapi import APIRouter, Depends, Query
 
 from meeple.store import notifications as store
 from meeple.store.models import User
-from meeple.tables.notices.notifications import Note
+from meeple.tables.facade import Note
 from meeple.web.deps import ServicesDep, current_user, require_scope
 from meeple.web.notification_schemas import ID_MAX, NotificationsOut, ReadIn, ReadOut
 from meeple.web.schemas import ERRORS

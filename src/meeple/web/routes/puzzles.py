@@ -29,7 +29,7 @@ from meeple.errors import Code, TableError
 from meeple.games.base import Refusal
 from meeple.store import queries
 from meeple.store.models import StoredPuzzle
-from meeple.tables.core.ratings import MODEL, puzzle_match, shown_rating
+from meeple.tables.facade import MODEL, puzzle_match, shown_rating
 from meeple.web.deps import OptionalUser, ServicesDep, client_address
 from meeple.web.schemas import ERRORS, PuzzleAnswerOut, PuzzleOut
 from meeple.web.services import Services

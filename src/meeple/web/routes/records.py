@@ -9,7 +9,7 @@ from fastapi import APIRouter, HTTPException, Query
 from meeple.analysis.features import reviewer_of
 from meeple.errors import Code, TableError
 from meeple.store import queries
-from meeple.tables.core.access import check_finished
+from meeple.tables.facade import check_finished
 from meeple.web.deps import OptionalUser, ServicesDep
 from meeple.web.routes.tables import find
 from meeple.web.schemas import ERRORS, RecordOut, ReplayStep, ResultOut, ReviewOut

@@ -27,11 +27,15 @@ from meeple.games import GAME_NAMES
 from meeple.store.challenges import newest_open_challenges_of
 from meeple.store.models import User
 from meeple.store.user_games import playing_seats
-from meeple.tables.core.access import check_reach
-from meeple.tables.core.log import OPEN, PLAYING
-from meeple.tables.core.table import Table
-from meeple.tables.lobby.challenges import challenge_json, replay_room
-from meeple.tables.notices.user_events import user_channel
+from meeple.tables.facade import (
+    OPEN,
+    PLAYING,
+    Table,
+    challenge_json,
+    check_reach,
+    replay_room,
+    user_channel,
+)
 from meeple.web.api_limits import api_key
 from meeple.web.deps import (
     ServicesDep,

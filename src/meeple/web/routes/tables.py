@@ -7,12 +7,16 @@ from typing import Any, Literal
 from fastapi import APIRouter, Query
 
 from meeple.store.models import User
-from meeple.tables import commands
-from meeple.tables.core.access import check_reach, is_member
-from meeple.tables.core.spec import TableSpec
-from meeple.tables.core.table import Table
-from meeple.tables.lobby.lobby import LOBBY_PAGE
-from meeple.tables.lobby.matchmaking import is_quick_play, refuse_bot_account
+from meeple.tables.facade import (
+    LOBBY_PAGE,
+    Table,
+    TableSpec,
+    check_reach,
+    commands,
+    is_member,
+    is_quick_play,
+    refuse_bot_account,
+)
 from meeple.web.api_limits import ApiPlayer
 from meeple.web.deps import CurrentUser, OptionalUser, ServicesDep, is_bot_account
 from meeple.web.schemas import (

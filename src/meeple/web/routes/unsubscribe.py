@@ -22,8 +22,7 @@ from sqlalchemy.orm import Session
 
 from meeple.store import email_choices as choices
 from meeple.store.models import User
-from meeple.tables.notices.notifications import EMAILED
-from meeple.tables.notices.unsubscribe import ALL_EMAILS, UNSUBSCRIBE_PATH, UnsubscribeSigner
+from meeple.tables.facade import ALL_EMAILS, EMAILED, UNSUBSCRIBE_PATH, UnsubscribeSigner
 from meeple.web.deps import CurrentUser, ServicesDep
 from meeple.web.pages.render import render
 from meeple.web.schemas import ERRORS, Input

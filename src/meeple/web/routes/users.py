@@ -9,7 +9,7 @@ from meeple.games import GAME_NAMES
 from meeple.store import profiles, queries
 from meeple.store.models import User
 from meeple.store.tokens import bot_flags, leaderboard_of
-from meeple.tables.core.ratings import PROVISIONAL_GAMES, shown_rating, starting_rating
+from meeple.tables.facade import PROVISIONAL_GAMES, shown_rating, starting_rating
 from meeple.web.deps import OptionalUser, ServicesDep
 from meeple.web.routes.auth import public
 from meeple.web.schemas import (
