@@ -94,6 +94,16 @@ def _with_users() -> Any:
     return query
 
 
+def _open_with_users(user_id: int, now: float) -> Any:
+    """The query of the challenges to or from ``user_id`` still open at ``now``, with their
+    two accounts (unordered)."""
+    return _with_users().where(
+        or_(Challenge.from_id == user_id, Challenge.to_id == user_id),
+        Challenge.status == OPEN,
+        Challenge.expires_at > now,
+    )
+
+
 def challenge_by_id(session: Session, challenge_id: str) -> ChallengeRow | None:
     """The challenge with its two accounts, if it exists."""
     row = session.execute(_with_users().where(Challenge.id == challenge_id)).first()
@@ -103,13 +113,7 @@ def challenge_by_id(session: Session, challenge_id: str) -> ChallengeRow | None:
 def open_challenges_of(session: Session, user_id: int, now: float) -> list[ChallengeRow]:
     """The challenges to or from ``user_id`` still open at ``now``, oldest first."""
     rows = session.execute(
-        _with_users()
-        .where(
-            or_(Challenge.from_id == user_id, Challenge.to_id == user_id),
-            Challenge.status == OPEN,
-            Challenge.expires_at > now,
-        )
-        .order_by(Challenge.created_at, Challenge.id)
+        _open_with_users(user_id, now).order_by(Challenge.created_at, Challenge.id)
     )
     return [(row[0], row[1], row[2]) for row in rows]
 
@@ -122,12 +126,7 @@ def newest_open_challenges_of(
     if limit <= 0:
         return []
     rows = session.execute(
-        _with_users()
-        .where(
-            or_(Challenge.from_id == user_id, Challenge.to_id == user_id),
-            Challenge.status == OPEN,
-            Challenge.expires_at > now,
-        )
+        _open_with_users(user_id, now)
         .order_by(Challenge.created_at.desc(), Challenge.id.desc())
         .limit(limit)
     )
