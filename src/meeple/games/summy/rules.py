@@ -92,18 +92,32 @@ def _check_tiles_and_hand(
                 cell=cell_text(cell),
                 tile=tiles[cell],
             )
-    have = Counter(hand)
-    for tile, wanted in sorted(Counter(tile for _, tile in placement.tiles).items()):
-        if have[tile] == 0:
+    take_from_hand(hand, [tile for _, tile in placement.tiles], "place", "too_many_of")
+
+
+def take_from_hand(
+    hand: Iterable[str], tiles: Iterable[str], verb: str, too_many_code: str
+) -> Counter[str]:
+    """What is left of ``hand`` without ``tiles`` (as multisets); :class:`IllegalAction` if the
+    hand lacks some.
+
+    The refusal for a tile held too few times says "you ``verb`` 2 tiles 5 ...", with the code
+    ``too_many_code``: placing and discarding refuse in their own words.
+    """
+    left = Counter(hand)
+    for tile, wanted in sorted(Counter(tiles).items()):
+        if left[tile] == 0:
             raise IllegalAction(f"tile {tile} is not in your hand", "not_in_hand", tile=tile)
-        if have[tile] < wanted:
+        if left[tile] < wanted:
             raise IllegalAction(
-                f"you place {wanted} tiles {tile} but your hand holds only {have[tile]}",
-                "too_many_of",
+                f"you {verb} {wanted} tiles {tile} but your hand holds only {left[tile]}",
+                too_many_code,
                 count=wanted,
                 tile=tile,
-                held=have[tile],
+                held=left[tile],
             )
+        left[tile] -= wanted
+    return left
 
 
 def _check_one_line(placement: Placement) -> None:

@@ -14,13 +14,12 @@ the front.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from meeple.games.base import IllegalAction, Result, Seat, ranks_from_keys
-from meeple.games.summy.rules import check_placement
+from meeple.games.summy.rules import check_placement, take_from_hand
 from meeple.games.summy.tiles import (
     BAG,
     DIGITS,
@@ -194,19 +193,7 @@ def new_state(players: int, seed: int) -> SummyState:
 
 def _take_from_hand(hand: tuple[str, ...], tiles: Sequence[str]) -> tuple[str, ...]:
     """The hand without ``tiles`` (a multiset); :class:`IllegalAction` if it lacks some."""
-    left = Counter(hand)
-    for tile, wanted in sorted(Counter(tiles).items()):
-        if left[tile] == 0:
-            raise IllegalAction(f"tile {tile} is not in your hand", "not_in_hand", tile=tile)
-        if left[tile] < wanted:
-            raise IllegalAction(
-                f"you give {wanted} tiles {tile} but your hand holds only {left[tile]}",
-                "too_many_given",
-                count=wanted,
-                tile=tile,
-                held=left[tile],
-            )
-        left[tile] -= wanted
+    left = take_from_hand(hand, tiles, "give", "too_many_given")
     return tuple(sorted(left.elements()))
 
 
