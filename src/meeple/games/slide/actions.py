@@ -14,7 +14,7 @@ Take(value=7, side='left')
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import TypeAlias, TypeVar
 
 from meeple.games.base import JSON, IllegalAction, refuse_unknown_keys
 from meeple.games.slide.grid import SIDES, SIZE, VALUES, Cell, Side
@@ -37,10 +37,7 @@ class Reveal:
     @classmethod
     def from_text(cls, text: str) -> Reveal:
         """Read ``reveal row,col``; :class:`IllegalAction` if malformed."""
-        action = action_from_text(text)
-        if not isinstance(action, Reveal):
-            raise IllegalAction(f"{text!r} is not a reveal")
-        return action
+        return _read_one_kind(text, cls, "reveal")
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,10 +58,7 @@ class Take:
     @classmethod
     def from_text(cls, text: str) -> Take:
         """Read ``take value side``; :class:`IllegalAction` if malformed."""
-        action = action_from_text(text)
-        if not isinstance(action, Take):
-            raise IllegalAction(f"{text!r} is not a take")
-        return action
+        return _read_one_kind(text, cls, "take")
 
 
 Action: TypeAlias = Reveal | Take
@@ -74,6 +68,18 @@ REVEALS: tuple[Reveal, ...] = tuple(Reveal(divmod(i, SIZE)) for i in range(SIZE 
 
 TAKES: dict[tuple[int, str], Take] = {(v, side): Take(v, side) for v in VALUES for side in SIDES}
 """The one shared ``Take`` of each value and side."""
+
+
+_Kind = TypeVar("_Kind", Reveal, Take)
+
+
+def _read_one_kind(text: str, kind: type[_Kind], name: str) -> _Kind:
+    """The action ``text`` writes, which must be a ``kind`` (a ``name``); else
+    :class:`IllegalAction`."""
+    action = action_from_text(text)
+    if not isinstance(action, kind):
+        raise IllegalAction(f"{text!r} is not a {name}")
+    return action
 
 
 def _check_int(value: JSON, low: int, high: int, what: str) -> int:
