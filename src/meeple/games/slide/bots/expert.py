@@ -25,17 +25,10 @@ from meeple.games.kit.bots import SeededBot, view_rng
 from meeple.games.kit.clock import Deadline
 from meeple.games.kit.search import best_by_halving
 from meeple.games.slide.bots.playout_engine import engine
-from meeple.games.slide.bots.seen import (
-    NoActionError,
-    SlideSeen,
-    legal_reveals,
-    legal_takes,
-    read_view,
-    reveal_json,
-    take_json,
-)
+from meeple.games.slide.bots.seen import SlideSeen, read_view, reveal_or_take
 from meeple.games.slide.bots.sim import World, determinize, pick, play_out, take
 from meeple.games.slide.bots.strong import reveal_scores, take_scores
+from meeple.games.slide.grid import Side
 
 T = TypeVar("T")
 
@@ -64,20 +57,18 @@ class ExpertSlideBot(SeededBot):
         deadline = Deadline(budget_s)
         seen = read_view(view, seat)
         rng = view_rng(self.seed, view, seat)
-        reveals = legal_reveals(seen)
-        if reveals:
-            cell_scores = reveal_scores(seen, reveals, rng)
-            cells = shortlist(reveals, cell_scores)
-            cell = search(seen, cells, lambda w, c: pick(w, seat, c), budget_s, deadline, rng)
-            return reveal_json(cell)
-        takes = legal_takes(seen)
-        if not takes:
-            raise NoActionError(f"seat {seat} has nothing to do in this Slide view")
-        candidates = shortlist(takes, take_scores(seen, takes))
-        value, side = search(
-            seen, candidates, lambda w, t: take(w, t[0], t[1]), budget_s, deadline, rng
-        )
-        return take_json(value, side)
+
+        def choose_reveal(reveals: list[int]) -> int:
+            cells = shortlist(reveals, reveal_scores(seen, reveals, rng))
+            return search(seen, cells, lambda w, c: pick(w, seat, c), budget_s, deadline, rng)
+
+        def choose_take(takes: list[tuple[int, Side]]) -> tuple[int, Side]:
+            candidates = shortlist(takes, take_scores(seen, takes))
+            return search(
+                seen, candidates, lambda w, t: take(w, t[0], t[1]), budget_s, deadline, rng
+            )
+
+        return reveal_or_take(seen, choose_reveal, choose_take)
 
 
 def shortlist(choices: Sequence[T], scores: Sequence[float]) -> list[T]:

@@ -7,7 +7,7 @@ bot never knows.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from meeple.games.base import JSON, Seat
@@ -120,3 +120,21 @@ def legal_action_jsons(seen: SlideSeen) -> list[dict[str, JSON]]:
 
 class NoActionError(ValueError):
     """A bot was asked to act from a view in which its seat may not act."""
+
+
+def reveal_or_take(
+    seen: SlideSeen,
+    choose_reveal: Callable[[list[int]], int],
+    choose_take: Callable[[list[tuple[int, Side]]], tuple[int, Side]],
+) -> dict[str, JSON]:
+    """The viewer's action as JSON: during its reveal, the cell ``choose_reveal`` picks among
+    the legal ones; else the take ``choose_take`` picks among the legal takes.
+    :class:`NoActionError` if the view allows neither."""
+    reveals = legal_reveals(seen)
+    if reveals:
+        return reveal_json(choose_reveal(reveals))
+    takes = legal_takes(seen)
+    if not takes:
+        raise NoActionError(f"seat {seen.seat} has nothing to do in this Slide view")
+    value, side = choose_take(takes)
+    return take_json(value, side)

@@ -26,15 +26,7 @@ from meeple.games.slide.bots.evaluate import (
     pairing_score,
     visible_score,
 )
-from meeple.games.slide.bots.seen import (
-    NoActionError,
-    SlideSeen,
-    legal_reveals,
-    legal_takes,
-    read_view,
-    reveal_json,
-    take_json,
-)
+from meeple.games.slide.bots.seen import SlideSeen, read_view, reveal_or_take
 from meeple.games.slide.grid import HOLE, Grid, Side, slide_in
 from meeple.games.slide.grid import with_hole as grid_with_hole
 
@@ -53,14 +45,11 @@ class StrongSlideBot(SeededBot):
     def choose(self, view: Mapping[str, JSON], seat: Seat, budget_s: float) -> JSON:
         """The reveal or take that scores best by this bot's estimate."""
         seen = read_view(view, seat)
-        reveals = legal_reveals(seen)
-        if reveals:
-            return reveal_json(choose_reveal(seen, reveals, view_rng(self.seed, view, seat)))
-        takes = legal_takes(seen)
-        if not takes:
-            raise NoActionError(f"seat {seat} has nothing to do in this Slide view")
-        value, side = choose_take(seen, takes)
-        return take_json(value, side)
+        return reveal_or_take(
+            seen,
+            lambda cells: choose_reveal(seen, cells, view_rng(self.seed, view, seat)),
+            lambda takes: choose_take(seen, takes),
+        )
 
 
 def choose_reveal(seen: SlideSeen, cells: Sequence[int], rng: random.Random) -> int:
