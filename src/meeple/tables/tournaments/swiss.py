@@ -54,8 +54,7 @@ def pair_swiss(
     bye_points: int = win_points(2),
 ) -> SwissRound:
     """The next round among ``present`` (withdrawn players left out), given the games so far."""
-    records = player_records(finishes, byes, bye_points)
-    order = pairing_order([entrant for entrant in present if not entrant.withdrawn], records)
+    order, records = _pairing_field(present, finishes, byes, bye_points)
     costs = SwissCosts(order, records)
     nodes: list[PlayerId | None] = [entrant.id for entrant in order]
     if len(nodes) % 2:
@@ -79,12 +78,20 @@ def round_cost(
     bye_points: int = win_points(2),
 ) -> Cost:
     """The cost of ``round_`` by tier (:mod:`.swiss_costs`), to compare rounds."""
-    records = player_records(finishes, byes, bye_points)
-    costs = SwissCosts(pairing_order([e for e in present if not e.withdrawn], records), records)
+    costs = SwissCosts(*_pairing_field(present, finishes, byes, bye_points))
     parts = [costs.board(a, b) for a, b in round_.boards]
     if round_.bye is not None:
         parts.append(costs.bye(round_.bye))
     return add_costs(parts)
+
+
+def _pairing_field(
+    present: Sequence[Entrant], finishes: Sequence[Finish], byes: Sequence[Bye], bye_points: int
+) -> tuple[list[Entrant], dict[PlayerId, PlayerRecord]]:
+    """The players to pair (present, not withdrawn) in pairing order, and every record."""
+    records = player_records(finishes, byes, bye_points)
+    order = pairing_order([entrant for entrant in present if not entrant.withdrawn], records)
+    return order, records
 
 
 def _bye_place(nodes: Sequence[PlayerId | None], costs: SwissCosts) -> int:
