@@ -22,7 +22,10 @@ from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.orm import Session, sessionmaker
 
 from meeple import jsontext
-from meeple.store import queries
+from meeple.store import (
+    queries,
+    tournament_models,  # noqa: F401  (Base.metadata names its tables)
+)
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 
