@@ -32,14 +32,19 @@ from __future__ import annotations
 from functools import lru_cache
 
 from meeple.games.summy.movegen.stop import STOP_EVERY, SearchStopped, current_stop
+from meeple.games.summy.movegen.terms import (
+    DIGIT_VALUE,
+    DIV,
+    NEW_TERM,
+    POW10,
+    after_operator,
+    term_with,
+)
 
 _SHIFT = 128
 _W = 1 << _SHIFT
 """The wildcard digit as a linear form: ``0 + 1*W``."""
 _HALF = _W >> 1
-_DIGIT_VALUE = {str(d): d for d in range(10)}
-_NEW_TERM, _MUL, _DIV = 0, 1, 2
-_POW10 = [10**k for k in range(64)]
 WILDCARD = "W"
 """How the old digit shows in an equation's text while it is being searched."""
 
@@ -67,9 +72,9 @@ def lone_tile_equations(hand: str) -> dict[str, dict[int, tuple[tuple[int, str],
     for tile in "-:x0":
         counts.setdefault(tile, 0)
     tiles = [t for t in sorted(counts) if t != "="]
-    digit_tiles = [(t, _DIGIT_VALUE[t]) for t in tiles if t in _DIGIT_VALUE]
-    op_tiles = [t for t in tiles if t not in _DIGIT_VALUE]
-    loose_digits = [sum(n for t, n in counts.items() if t in _DIGIT_VALUE)]
+    digit_tiles = [(t, DIGIT_VALUE[t]) for t in tiles if t in DIGIT_VALUE]
+    op_tiles = [t for t in tiles if t not in DIGIT_VALUE]
+    loose_digits = [sum(n for t, n in counts.items() if t in DIGIT_VALUE)]
     chosen: list[str] = []
     found: dict[str, dict[int, list[tuple[int, str]]]] = {}
     # Where W is in ``chosen`` (-1: not yet), and whether it must not be 0 (it leads a number).
@@ -108,7 +113,7 @@ def lone_tile_equations(hand: str) -> dict[str, dict[int, tuple[tuple[int, str],
             return
         a, b = _split(total_n)
         c, d = _split(total_d)
-        limit = _POW10[loose]
+        limit = POW10[loose]
         left = ""
         for w in range(wild[1], 10):
             den = c + d * w
@@ -134,8 +139,8 @@ def lone_tile_equations(hand: str) -> dict[str, dict[int, tuple[tuple[int, str],
         digits = loose_digits[0] + (free_w and use_w)
         # With a subtraction the right side and what is subtracted share the
         # digits: their sum is still below 10^d.
-        bound = _POW10[digits]
-        term_free = mulop != _DIV and not (counts["x"] and (counts["0"] or (free_w and use_w)))
+        bound = POW10[digits]
+        term_free = mulop != DIV and not (counts["x"] and (counts["0"] or (free_w and use_w)))
         lanes: list[tuple[int, int, int, int, int]]
         if free_w:
             lanes = [(sn, sd, tn, td, num)]
@@ -156,8 +161,8 @@ def lone_tile_equations(hand: str) -> dict[str, dict[int, tuple[tuple[int, str],
         for s_n, s_d, t_n, t_d, n_v in lanes:
             low_n, low_d = s_n, s_d
             if term_free:
-                term_n = n_v if mulop == _NEW_TERM else t_n * n_v
-                term_d = 1 if mulop == _NEW_TERM else t_d
+                term_n = n_v if mulop == NEW_TERM else t_n * n_v
+                term_d = 1 if mulop == NEW_TERM else t_d
                 if term_d <= 0:
                     return False
                 if counts[":"]:
@@ -168,7 +173,7 @@ def lone_tile_equations(hand: str) -> dict[str, dict[int, tuple[tuple[int, str],
                         if low_n < bound * low_d:
                             return False
                         continue
-                    term_d *= _POW10[digits]
+                    term_d *= POW10[digits]
                 low_n, low_d = s_n * term_d + term_n * s_d, s_d * term_d
             if low_d <= 0 or low_n < bound * low_d:
                 return False
@@ -248,12 +253,7 @@ def lone_tile_equations(hand: str) -> dict[str, dict[int, tuple[tuple[int, str],
             num = num * 10 + value
         if sign < 0 or not too_big(num, sn, sd, tn, td, mulop):
             if has_op:
-                if mulop == _NEW_TERM:
-                    term_n, term_d = num, 1
-                elif mulop == _MUL:
-                    term_n, term_d = tn * num, td
-                else:
-                    term_n, term_d = tn, td * num
+                term_n, term_d = term_with(num, tn, td, mulop)
                 if term_d:
                     close(sn * term_d + sign * term_n * sd, sd * term_d)
             extend(num, lead0, sn, sd, tn, td, mulop, sign, has_op)
@@ -263,23 +263,11 @@ def lone_tile_equations(hand: str) -> dict[str, dict[int, tuple[tuple[int, str],
         tile: str, num: int, sn: int, sd: int, tn: int, td: int, mulop: int, sign: int
     ) -> None:
         """Read the operator ``tile``, which ends the number ``num``."""
-        if mulop == _NEW_TERM:
-            tn, td = num, 1
-        elif mulop == _MUL:
-            tn *= num
-        else:
-            td *= num
-            if not td:
-                return
-        if tile == "x":
-            extend(-1, False, sn, sd, tn, td, _MUL, sign, True)
-        elif tile == ":":
-            extend(-1, False, sn, sd, tn, td, _DIV, sign, True)
-        else:
-            sn, sd = sn * td + sign * tn * sd, sd * td
-            extend(-1, False, sn, sd, 0, 1, _NEW_TERM, 1 if tile == "+" else -1, True)
+        left = after_operator(tile, num, sn, sd, tn, td, mulop, sign)
+        if left is not None:
+            extend(-1, False, *left, True)
 
-    extend(-1, False, 0, 1, 0, 1, _NEW_TERM, 1, False)
+    extend(-1, False, 0, 1, 0, 1, NEW_TERM, 1, False)
     return {
         digit: {offset: tuple(sorted(runs)) for offset, runs in by_offset.items()}
         for digit, by_offset in found.items()

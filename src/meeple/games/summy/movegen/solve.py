@@ -50,12 +50,17 @@ from meeple.games.summy.movegen.stop import (
     current_stop,
     stopping_when,
 )
+from meeple.games.summy.movegen.terms import (
+    DIGIT_VALUE,
+    DIV,
+    NEW_TERM,
+    POW10,
+    after_operator,
+    term_with,
+)
 from meeple.games.summy.tiles import HAND_SIZE
 
 HOLE = "?"
-_DIGIT_VALUE = {str(d): d for d in range(10)}
-_NEW_TERM, _MUL, _DIV = 0, 1, 2
-_POW10 = [10**k for k in range(64)]
 
 
 def solve_until(pattern: str, hand: str, stop: Stop | None) -> tuple[tuple[int, str], ...]:
@@ -88,9 +93,9 @@ def solve(pattern: str, hand: str) -> tuple[tuple[int, str], ...]:
     if not any(op in pattern or op in hand for op in "+-x:"):
         return ()  # A left side needs an operator.
     block = pattern.strip(HOLE)
-    if block in _DIGIT_VALUE and "=" not in hand:
+    if block in DIGIT_VALUE and "=" not in hand:
         return ()  # One old digit and no "=".
-    if len(block) == 1 and (block in _DIGIT_VALUE or block == "=") and size >= 5 and hand:
+    if len(block) == 1 and (block in DIGIT_VALUE or block == "=") and size >= 5 and hand:
         # One old digit or "=" amid empty cells: one search per hand serves every such stretch.
         lead = pattern.index(block)
         return tuple(
@@ -139,13 +144,13 @@ def _search(pattern: str, hand: str, min_end: int) -> tuple[tuple[int, str], ...
     plus_ahead = ["+" in pattern[i:] for i in range(size + 1)]
     operator_ahead = [any(op in pattern[i:] for op in "+-x:") for i in range(size + 1)]
     # Digits that may still go anywhere after cell i: the hand's, and the old ones ahead.
-    digits_ahead = [sum(c in _DIGIT_VALUE for c in pattern[i:]) for i in range(size + 1)]
-    loose_digits = [sum(n for t, n in counts.items() if t in _DIGIT_VALUE)]
+    digits_ahead = [sum(c in DIGIT_VALUE for c in pattern[i:]) for i in range(size + 1)]
+    loose_digits = [sum(n for t, n in counts.items() if t in DIGIT_VALUE)]
     if need[0] > max_tiles:
         return ()
     # The most tiles the left side may hold before cell i and still leave enough.
     room = [min(max_tiles - n, loose - m) for n, m in zip(need, need_without_equals, strict=True)]
-    digit_tiles = sorted((t, _DIGIT_VALUE[t]) for t in counts if t in _DIGIT_VALUE)
+    digit_tiles = sorted((t, DIGIT_VALUE[t]) for t in counts if t in DIGIT_VALUE)
     op_tiles = sorted(t for t in counts if t in "+-x:")
     chosen: list[str] = []
     found: list[tuple[int, str]] = []
@@ -206,8 +211,8 @@ def _search(pattern: str, hand: str, min_end: int) -> tuple[tuple[int, str], ...
         cell = pattern[i]
         last = i + 1 == size
         if cell != HOLE:
-            if cell in _DIGIT_VALUE:
-                digit(i, _DIGIT_VALUE[cell], num, lead0, sn, sd, tn, td, mulop, sign, has_op)
+            if cell in DIGIT_VALUE:
+                digit(i, DIGIT_VALUE[cell], num, lead0, sn, sd, tn, td, mulop, sign, has_op)
             elif cell != "=" and num >= 0 and not last:
                 operator(i, cell, num, sn, sd, tn, td, mulop, sign)
             return
@@ -260,12 +265,12 @@ def _search(pattern: str, hand: str, min_end: int) -> tuple[tuple[int, str], ...
             # any expression of d digits is below 10^d, and the right side and
             # what is subtracted share the digits left.
             digits = loose_digits[0] + digits_ahead[after]
-            most = _POW10[digits]
+            most = POW10[digits]
             low_n, low_d = sn, sd
-            if mulop != _DIV and not (
+            if mulop != DIV and not (
                 (counts["x"] or times_ahead[after]) and (counts["0"] or zero_ahead[after])
             ):
-                if mulop == _NEW_TERM:
+                if mulop == NEW_TERM:
                     term_n, term_d = num, 1
                 else:
                     term_n, term_d = tn * num, td
@@ -284,38 +289,33 @@ def _search(pattern: str, hand: str, min_end: int) -> tuple[tuple[int, str], ...
                 bound = max(bound, (limit if limit < share else share) + share)
             if low_n >= bound * low_d:
                 return
-        elif mulop != _DIV and not (
+        elif mulop != DIV and not (
             (counts["x"] or times_ahead[after]) and (counts["0"] or zero_ahead[after])
         ):
             # The current term is subtracted and only grows (no division or
             # "x0" ahead): what follows adds less than 10^d (nothing without a
             # "+"), and the value must not end below 0.
             digits = loose_digits[0] + digits_ahead[after]
-            if mulop == _NEW_TERM:
+            if mulop == NEW_TERM:
                 term_n, term_d = num, 1
             else:
                 term_n, term_d = tn * num, td
             if counts[":"] or divide_ahead[after]:
-                term_d *= _POW10[digits]
-            added = _POW10[digits] if counts["+"] or plus_ahead[after] else 0
+                term_d *= POW10[digits]
+            added = POW10[digits] if counts["+"] or plus_ahead[after] else 0
             if sn * term_d - term_n * sd + added * sd * term_d < 0:
                 return
         if after == size:
             return
         if has_op and (pattern[after] == "=" or (pattern[after] == HOLE and counts["="])):
-            if mulop == _NEW_TERM:
-                term_n, term_d = num, 1
-            elif mulop == _MUL:
-                term_n, term_d = tn * num, td
-            else:
-                term_n, term_d = tn, td * num
+            term_n, term_d = term_with(num, tn, td, mulop)
             if term_d:
                 total_n = sn * term_d + sign * term_n * sd
                 total_d = sd * term_d
                 if total_n >= 0 and total_n % total_d == 0:
                     close(after, total_n // total_d)
         if (
-            mulop == _DIV
+            mulop == DIV
             and 0 < tn < 10 * td * num
             and sn % sd == 0
             and not (operator_ahead[after] or counts["+"] or counts["-"])
@@ -331,23 +331,11 @@ def _search(pattern: str, hand: str, min_end: int) -> tuple[tuple[int, str], ...
         i: int, tile: str, num: int, sn: int, sd: int, tn: int, td: int, mulop: int, sign: int
     ) -> None:
         """Read the operator ``tile`` on cell ``i``, which ends the number ``num``."""
-        if mulop == _NEW_TERM:
-            tn, td = num, 1
-        elif mulop == _MUL:
-            tn *= num
-        else:
-            td *= num
-        if not td:
-            return
-        if tile == "x":
-            extend(i + 1, -1, False, sn, sd, tn, td, _MUL, sign, True)
-        elif tile == ":":
-            extend(i + 1, -1, False, sn, sd, tn, td, _DIV, sign, True)
-        else:
-            sn, sd = sn * td + sign * tn * sd, sd * td
-            extend(i + 1, -1, False, sn, sd, 0, 1, _NEW_TERM, 1 if tile == "+" else -1, True)
+        left = after_operator(tile, num, sn, sd, tn, td, mulop, sign)
+        if left is not None:
+            extend(i + 1, -1, False, *left, True)
 
-    extend(0, -1, False, 0, 1, 0, 1, _NEW_TERM, 1, False)
+    extend(0, -1, False, 0, 1, 0, 1, NEW_TERM, 1, False)
     found.sort()
     return tuple(found)
 
@@ -384,7 +372,7 @@ def _longest_right_sides(pattern: str, hand_has_equals: bool) -> list[int]:
         if cell == "=" or (cell == HOLE and hand_has_equals):
             length = 0
             while j + length + 1 < size and (
-                pattern[j + length + 1] == HOLE or pattern[j + length + 1] in _DIGIT_VALUE
+                pattern[j + length + 1] == HOLE or pattern[j + length + 1] in DIGIT_VALUE
             ):
                 length += 1
             longest[j] = max(longest[j], length)
@@ -413,7 +401,7 @@ def _tiles_needed(
         for end in range(j + 1, size):
             if pattern[end] == HOLE:
                 holes += 1
-            elif pattern[end] not in _DIGIT_VALUE:
+            elif pattern[end] not in DIGIT_VALUE:
                 break
             if end >= first_old and (end + 1 == size or pattern[end + 1] == HOLE):
                 right_holes[j] = holes
