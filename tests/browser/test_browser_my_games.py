@@ -59,7 +59,7 @@ def test_the_header_counts_my_turns_live_and_the_page_lists_them_first(
         # Alice moves at the first: the page's header says it is Bob's turn, without a reload.
         assert move_if_due(alice, first, "alice")
         expect(page.locator("#my-turns-count")).to_have_text("1")
-        expect(link).to_have_attribute("aria-label", "My games: 1 game where it is your turn")
+        expect(link).to_have_accessible_name("My games (1 game where it is your turn)")
         assert move_if_due(alice, second, "alice")
         expect(page.locator("#my-turns-count")).to_have_text("2")
         # Bob plays at the second: one left.

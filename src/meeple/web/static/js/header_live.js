@@ -15,11 +15,14 @@ function showCount(count) {
   const link = $("nav-my-games");
   const badge = $("my-turns-count");
   const chip = $("turns-chip");
-  if (!link || !badge || !chip) return;
+  if (!link || !badge || !chip || !$("my-turns-words")) return;
   const label = turnsLabel(count);
   badge.hidden = count <= 0;
   badge.textContent = count > 0 ? String(count) : "";
-  link.setAttribute("aria-label", count > 0 ? `${t("js.my_games.link")}: ${label}` : t("js.my_games.link"));
+  // The name comes from the link's content (its visible words first, then the count's words,
+  // hidden from sight): an aria-label would have to repeat the visible text in every
+  // language's word order, or voice control could not find the link by what it shows.
+  $("my-turns-words").textContent = count > 0 ? `(${label})` : "";
   chip.hidden = count <= 0;
   chip.querySelector(".turns-chip-count").textContent = String(count);
   chip.setAttribute("aria-label", label);
