@@ -120,6 +120,7 @@ def test_an_anonymous_answer_is_checked_and_nothing_more(server: LiveServer) -> 
             "answer": None,
             "points": puzzle.answer.score,
             "rating": None,
+            "puzzle": {"rating": before[0], "attempts": 0, "solved": 0},
         }
     assert anyone.post(path, move_json(puzzle.answer.placement))["correct"] is True
     assert puzzle_stats(anyone, puzzle.id) == before
@@ -205,9 +206,13 @@ def test_an_account_with_rated_games_moves_a_puzzles_rating(tmp_path: Path) -> N
         alice.post(path, wrong_move(puzzle))
         rating, attempts, solved = puzzle_stats(newcomer, puzzle.id)
         assert rating > start[0] and (attempts, solved) == (1, 0)
-        bob.post(path, move_json(puzzle.answer.placement))
+        answered = bob.post(path, move_json(puzzle.answer.placement))
         after_bob = puzzle_stats(newcomer, puzzle.id)
         assert after_bob[0] < rating and after_bob[1:] == (2, 1)
+        # The answer itself brings the figures it moved (the page shows them at once).
+        assert answered["puzzle"] == dict(
+            zip(("rating", "attempts", "solved"), after_bob, strict=True)
+        )
 
 
 def test_the_puzzle_table_keeps_each_games_puzzles_apart(server: LiveServer) -> None:

@@ -124,3 +124,35 @@ def test_the_daily_puzzle_from_the_home_page_on_a_phone(
     assert page.url.rsplit("/", 1)[1] in puzzles
     expect(page.locator(".rack button")).to_have_count(8)
     shot(page, "puzzle-daily-phone-ja")
+
+
+def test_the_puzzle_stats_change_with_an_answer_that_counts(
+    new_page: NewPage, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Where every account's answer counts (MEEPLE_PUZZLE_RATER_GAMES=0), a guest's answer shows
+    in the puzzle's stats at once, without a reload; an anonymous one moves nothing."""
+    folder = Path(tmp_path_factory.mktemp("meeple-puzzle-stats"))
+    with own_server(folder, {"MEEPLE_PUZZLE_RATER_GAMES": "0"}) as server:
+        found = (puzzle_from_position(fresh_hand_position(seed)) for seed in PUZZLE_SEEDS)
+        puzzle = next(p for p in found if p is not None)
+        db = Database(f"sqlite:///{folder / 'meeple.db'}")
+        first = MODEL.rating()
+        db.call(
+            queries.save_puzzles, "summy", [puzzle.to_json()], None, 0.0, (first.mu, first.sigma)
+        )
+        db.engine.dispose()
+        page = new_page("it-IT", base_url=server.url)
+        page.goto(f"/puzzles/summy/{puzzle.id}")
+        stats = page.locator("#puzzle-stats")
+        expect(stats).to_contain_text("risolto 0 volte su 0 tentativi")
+        stage(page, puzzle.answer.placement.dir, puzzle.answer.placement.tiles)
+        page.get_by_role("button", name="Gioca questa uguaglianza").click()
+        expect(page.locator("#puzzle-verdict")).to_be_visible()
+        expect(stats).to_contain_text("risolto 0 volte su 0 tentativi")
+        page.locator("#puzzle-guest").click()
+        expect(page.locator("#account-name")).to_be_visible()
+        rating_before = stats.text_content()
+        stage(page, puzzle.answer.placement.dir, puzzle.answer.placement.tiles)
+        page.get_by_role("button", name="Gioca questa uguaglianza").click()
+        expect(stats).to_contain_text("risolto 1 volte su 1 tentativi")
+        assert stats.text_content() != rating_before

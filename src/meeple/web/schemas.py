@@ -254,6 +254,14 @@ class PuzzleOut(BaseModel):
     )
 
 
+class PuzzleStats(BaseModel):
+    """A puzzle's rating and how often it was tried and solved (the answers that count)."""
+
+    rating: int
+    attempts: int
+    solved: int
+
+
 class PuzzleAnswerOut(BaseModel):
     """Right or wrong, the answer, and the solver's puzzle rating before and after (if rated)."""
 
@@ -266,6 +274,7 @@ class PuzzleAnswerOut(BaseModel):
     rating: dict[str, int] | None = Field(
         None, description="{before, after}: a signed-in player's first answer to this puzzle"
     )
+    puzzle: PuzzleStats = Field(description="the puzzle's own figures after this answer")
 
 
 class RecentPlayer(BaseModel):

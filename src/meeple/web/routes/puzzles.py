@@ -63,15 +63,22 @@ async def stored(services: Services, game: str, puzzle_id: str) -> StoredPuzzle:
     return puzzle
 
 
+def puzzle_stats(puzzle: StoredPuzzle) -> dict[str, int]:
+    """The puzzle's rating and how often it was tried and solved, as they stand."""
+    return {
+        "rating": shown_rating(puzzle.mu, puzzle.sigma),
+        "attempts": puzzle.attempts,
+        "solved": puzzle.solved,
+    }
+
+
 def shown(puzzle: StoredPuzzle, game: str) -> dict[str, Any]:
     """What a solver gets: the position as a view, the points to find, the puzzle's rating."""
     return {
         "id": puzzle.id,
         "view": cutter(game).view(puzzle.data),
         "points": puzzle.data["points"],
-        "rating": shown_rating(puzzle.mu, puzzle.sigma),
-        "attempts": puzzle.attempts,
-        "solved": puzzle.solved,
+        **puzzle_stats(puzzle),
         "from_bots": puzzle.from_bots,
     }
 
@@ -133,7 +140,13 @@ async def answer(
     except Refusal as exc:
         raise Code.BAD_MOVE.error(why=str(exc)) from None
     if user is None:
-        return {"correct": correct, "answer": None, "points": puzzle.data["points"], "rating": None}
+        return {
+            "correct": correct,
+            "answer": None,
+            "points": puzzle.data["points"],
+            "rating": None,
+            "puzzle": puzzle_stats(puzzle),
+        }
     first = MODEL.rating()
     rated = await services.db.write(
         queries.record_answer,
@@ -145,6 +158,7 @@ async def answer(
         puzzle_match,
         services.settings.puzzle_rater_games,
     )
+    after = await stored(services, game, puzzle.id)
     return {
         "correct": correct,
         "answer": puzzle.data["answer"],
@@ -152,4 +166,5 @@ async def answer(
         "rating": None
         if rated is None
         else {"before": shown_rating(*rated[0]), "after": shown_rating(*rated[1])},
+        "puzzle": puzzle_stats(after),
     }

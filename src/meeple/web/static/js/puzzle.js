@@ -71,6 +71,9 @@ async function answer(action) {
   }
   $("puzzle-verdict").replaceChildren(el("strong", { class: verdict.correct ? "review-found" : "review-missed" }, text));
   $("puzzle-rating").textContent = verdict.rating ? t("js.puzzle.rating", verdict.rating) : "";
+  // This answer may have moved the puzzle's own figures: show them as they are now.
+  Object.assign(puzzle, verdict.puzzle);
+  $("puzzle-stats").textContent = t("js.puzzle.stats", puzzle);
   $("puzzle-invite").hidden = !unseen;
   $("puzzle-result").hidden = false;
   $("puzzle-next").focus();
