@@ -242,6 +242,12 @@ class Settings(BaseSettings):
         ge=60,
         description="the same for a turn-based table (pace turn), whose players come by days",
     )
+    max_open_tournaments: int = Field(
+        3,
+        ge=1,
+        description="tournaments one account may have created that are not over yet, on all"
+        " servers (the next is refused: 409 too_many_tournaments)",
+    )
     max_waiting_tables: int = Field(
         5,
         ge=1,

@@ -105,6 +105,8 @@ class Code(StrEnum):
         Family.FORBIDDEN,
         "a request that changes something must come from this site's pages",
     )
+    NO_BOTS_HERE = "no_bots_here", Family.FORBIDDEN, "this tournament is not open to bot accounts"
+    NOT_ORGANIZER = "not_organizer", Family.FORBIDDEN, "only the tournament's creator can {what}"
 
     NO_TABLE = "no_table", Family.NOT_FOUND, "there is no table {table}", ("table",)
     NO_PLAYER = "no_player", Family.NOT_FOUND, "there is no player {name}", ("name",)
@@ -119,6 +121,11 @@ class Code(StrEnum):
     )
     NO_FEATURE = "no_feature", Family.NOT_FOUND, "{game!r} has no {what}", ("game", "feature")
     NO_PATH = "no_path", Family.NOT_FOUND, "no such path"
+    NO_TOURNAMENT = (
+        "no_tournament",
+        Family.NOT_FOUND,
+        "no such tournament (or not without its link)",
+    )
 
     BAD_LINK = (
         "bad_link",
@@ -176,6 +183,12 @@ class Code(StrEnum):
         ("limit", "name"),
     )
     CHALLENGE_CLOSED = "challenge_closed", Family.CONFLICT, "this challenge is no longer open"
+    TOO_MANY_TOURNAMENTS = (
+        "too_many_tournaments",
+        Family.CONFLICT,
+        "you have {limit} tournaments not over yet: cancel one or wait for its end",
+        ("limit",),
+    )
     EMAIL_OFF = (
         "email_off",
         Family.CONFLICT,
@@ -239,6 +252,30 @@ class Code(StrEnum):
     )
     BAD_OPTIONS = "bad_options", Family.REQUEST, "the game's options are not valid", None
     BAD_REASON = "bad_reason", Family.REQUEST, "a reason is one of {reasons}"
+    BAD_ROUNDS = (
+        "bad_rounds",
+        Family.REQUEST,
+        "a Swiss has {least} to {most} rounds",
+        ("least", "most"),
+    )
+    BAD_DURATION = (
+        "bad_duration",
+        Family.REQUEST,
+        "an arena lasts {least} to {most} minutes",
+        ("least", "most"),
+    )
+    BAD_ROUND_DAYS = (
+        "bad_round_days",
+        Family.REQUEST,
+        "a turn-based round lasts {least} to {most} days",
+        ("least", "most"),
+    )
+    BAD_START = (
+        "bad_start",
+        Family.REQUEST,
+        "the start must be after now and within {days} days",
+        ("days",),
+    )
     CHAT_EMPTY = "chat_empty", Family.REQUEST, "a chat message cannot be empty"
     CHAT_TOO_LONG = (
         "chat_too_long",
@@ -258,6 +295,15 @@ class Code(StrEnum):
     NOT_PLAYING = "not_playing", Family.RULES, "the game is not running"
     NOT_YOUR_TURN = "not_your_turn", Family.RULES, "it is not {whose} turn"
     ZOMBIE = "zombie", Family.RULES, "a bot plays your seat for the rest of this game"
+    TOURNAMENT_FULL = (
+        "tournament_full",
+        Family.RULES,
+        "this tournament has its {limit} players",
+        ("limit",),
+    )
+    TOURNAMENT_OVER = "tournament_over", Family.RULES, "this tournament is {status}"
+    TOURNAMENT_STARTED = "tournament_started", Family.RULES, "the tournament has started"
+    NOT_ENTERED = "not_entered", Family.RULES, "you are not in this tournament"
     CHALLENGE_SELF = "challenge_self", Family.RULES, "you cannot challenge yourself"
     BOT_UNRATED = (
         "bot_unrated",

@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import and_, func, select, update
 from sqlalchemy.orm import Session
 
-from meeple.store.models import User
+from meeple.store.models import GameTable, User
 from meeple.store.tournament_models import (
     Tournament,
     TournamentBye,
@@ -302,3 +302,21 @@ def tournaments_of(session: Session, user_id: int) -> list[str]:
             )
         )
     )
+
+
+def stored_tables(session: Session, table_ids: Sequence[str]) -> dict[str, str]:
+    """The status of each of these tables that is stored."""
+    if not table_ids:
+        return {}
+    rows = session.execute(
+        select(GameTable.id, GameTable.status).where(GameTable.id.in_(table_ids))
+    )
+    return {table_id: status for table_id, status in rows}
+
+
+def seen_since(session: Session, user_ids: Sequence[int], since: float) -> set[int]:
+    """Those of ``user_ids`` seen on the site at ``since`` or later (``last_seen_at``)."""
+    if not user_ids:
+        return set()
+    rows = session.scalars(select(User.id).where(User.id.in_(user_ids), User.last_seen_at >= since))
+    return set(rows)

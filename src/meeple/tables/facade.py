@@ -63,6 +63,9 @@ from meeple.tables.notices.unsubscribe import ALL_EMAILS, UNSUBSCRIBE_PATH, Unsu
 from meeple.tables.notices.user_events import SeatNews, user_channel
 from meeple.tables.study.puzzle_supply import PuzzleSupply
 from meeple.tables.study.reviews import Reviewer
+from meeple.tables.tournaments.plan import TournamentAsk
+from meeple.tables.tournaments.runner import TournamentRunner
+from meeple.tables.tournaments.service import Tournaments
 
 __all__ = [  # noqa: RUF022 - grouped by package, not sorted
     # the table core: one table, its log, access to it, its bots, ratings
@@ -143,4 +146,8 @@ __all__ = [  # noqa: RUF022 - grouped by package, not sorted
     # the study: reviews and the puzzle pool
     "PuzzleSupply",
     "Reviewer",
+    # tournaments: the requests about them, and the runner that pairs them
+    "TournamentAsk",
+    "TournamentRunner",
+    "Tournaments",
 ]

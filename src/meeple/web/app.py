@@ -37,6 +37,7 @@ from meeple.web.routes import me as me_routes
 from meeple.web.routes import notifications as notification_routes
 from meeple.web.routes import streams as stream_routes
 from meeple.web.routes import tokens as token_routes
+from meeple.web.routes import tournaments as tournament_routes
 from meeple.web.routes import unsubscribe as unsubscribe_routes
 from meeple.web.schemas import BotStatsOut, CallStatsOut, HealthOut
 from meeple.web.services import Services
@@ -138,6 +139,7 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
     app.include_router(email_routes.router)
     app.include_router(token_routes.router)
     app.include_router(challenge_routes.router)
+    app.include_router(tournament_routes.router)
     app.include_router(notification_routes.router)
     app.include_router(games.router)
     app.include_router(tables.router)

@@ -56,7 +56,7 @@ TOKEN_ROUTES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"/api/me/tables"), "games:read"),
     (re.compile(r"/api/notifications"), "games:read"),
     (re.compile(r"/api/(tables|quickplay)(/.*)?"), "bot:play"),
-    (re.compile(r"/api/(challenges|stream|bots)(/.*)?"), "bot:play"),
+    (re.compile(r"/api/(challenges|stream|bots|tournaments)(/.*)?"), "bot:play"),
     (re.compile(r"/api/auth/me"), ANY_SCOPE),
 )
 """The routes a token may call and the scope each needs (the first match counts). Any

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from meeple.bus import Bus, make_bus
@@ -18,6 +19,7 @@ from meeple.config import Settings
 from meeple.ratelimit import RateLimits
 from meeple.store.database import Database
 from meeple.store.sessions import shared_secret
+from meeple.store.tournaments import seen_since
 from meeple.tables.facade import (
     BotPool,
     CallRouter,
@@ -49,6 +51,8 @@ from meeple.tables.facade import (
     TableNotices,
     TableOpened,
     TableRegistry,
+    TournamentRunner,
+    Tournaments,
     TurnEmails,
     TurnStarted,
     UnsubscribeSigner,
@@ -108,6 +112,9 @@ class Services:
     """Reviews every finished game once, in the background."""
     puzzle_supply: PuzzleSupply
     """Fills a short puzzle pool from games between the server's bots, in the background."""
+    tournaments: Tournaments
+    """Tournaments: created, joined, read (:mod:`meeple.tables.tournaments.service`); its
+    runner pairs them (:mod:`meeple.tables.tournaments.runner`)."""
     streams: StreamCounts = field(default_factory=StreamCounts)
     """The Bot API's open NDJSON streams per token, account and address (in Redis when
     servers share one)."""
@@ -152,6 +159,9 @@ class Services:
         puzzle_supply = PuzzleSupply(
             db, bots, clock, settings.puzzle_pool_target, settings.bot_budget_s, reviewer.claim
         )
+        online_bots = OnlineBots(bus, tables.server_id)
+        present = functools.partial(present_accounts, db, clock, caps, online_bots)
+        runner = TournamentRunner(db, clock, ownership, registry, matchmaking, present)
 
         # What follows each table's change, after its answer.
         for kind in LOBBY_STANDING:
@@ -167,6 +177,8 @@ class Services:
         facts.subscribe(GameFinished, reviewer.finished)
         facts.subscribe(GameFinished, registry.table_over)
         facts.subscribe(TableClosed, registry.table_over)
+        facts.subscribe(GameFinished, runner.game_finished)
+        facts.each_pass(runner.record_due)
 
         return cls(
             settings=settings,
@@ -182,7 +194,7 @@ class Services:
             token_checks=TokenChecks(db, clock.now),
             socket_caps=caps,
             presence=PresenceNews(bus, tables.server_id),
-            online_bots=OnlineBots(bus, tables.server_id),
+            online_bots=online_bots,
             last_seen=LastSeen(db, clock.now),
             challenges=Challenges(db, bus, clock, settings, matchmaking, notifier, limits),
             notifier=notifier,
@@ -190,6 +202,7 @@ class Services:
             outbox=Sender(db, clock, settings, ownership.server_id),
             reviewer=reviewer,
             puzzle_supply=puzzle_supply,
+            tournaments=Tournaments(db, clock, settings, runner),
             streams=make_stream_counts(bus, tables.server_id),
             revocations=Revocations(bus, settings.stream_recheck_s),
         )
@@ -201,6 +214,7 @@ class Services:
         self.reviewer.start()
         self.puzzle_supply.start()
         self.outbox.start()
+        self.tournaments.runner.start()
 
     async def close(self) -> None:
         """Stop tables, background work, bots, bus and database, in that order."""
@@ -209,6 +223,7 @@ class Services:
         await self.streams.stop()
         await self.revocations.stop()
         await self.challenges.stop()
+        await self.tournaments.runner.stop()
         await self.tables.stop()
         await self.reviewer.stop()
         await self.puzzle_supply.stop()
@@ -216,6 +231,26 @@ class Services:
         self.bots.close()
         await self.bus.close()
         self.db.close()
+
+
+PRESENT_SEEN_S = 90.0
+"""An account seen on the site this recently (``last_seen_at``: a page's account socket
+writes it every minute, on any server) is present for a tournament's pairing."""
+
+
+async def present_accounts(
+    db: Database, clock: Clock, caps: SocketCaps, bots: OnlineBots, user_ids: Sequence[int]
+) -> set[int]:
+    """Which of ``user_ids`` are on the site now, for a tournament's pairing: a socket open
+    here, a Bot API stream open on any server, or seen in the last :data:`PRESENT_SEEN_S`."""
+    here = {user_id for user_id in user_ids if caps.open_for(user_id) > 0}
+    for user_id in user_ids:
+        if user_id not in here and await bots.is_online(user_id):
+            here.add(user_id)
+    rest = [user_id for user_id in user_ids if user_id not in here]
+    if rest:
+        here |= await db.run(seen_since, rest, clock.now() - PRESENT_SEEN_S)
+    return here
 
 
 def session_key(settings: Settings, db: Database) -> str:

@@ -55,6 +55,16 @@ for i, key in ipairs(KEYS) do
 end
 return held
 """
+# Take the lease KEYS[1] for ARGV[1] if nobody holds it, or keep it if ARGV[1] does: 1 if held.
+HOLD = """
+if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end
+if redis.call('get', KEYS[1]) == ARGV[1] then
+  redis.call('pexpire', KEYS[1], ARGV[2])
+  return 1
+end
+return 0
+"""
+HOLD_PREFIX = "meeple:hold:"
 LOOK_AGAIN_S = 0.5
 """How often :meth:`RedisLeases.still_holds` asks Redis again about one server."""
 log = logging.getLogger(__name__)
@@ -109,6 +119,12 @@ class Ownership(Protocol):
         """Whether this server is the one to do a one-off job (the first to ask in ``ttl_s``)."""
         ...
 
+    async def hold(self, name: str, ttl_s: float) -> bool:
+        """Take the lease ``name`` (a tournament's, not a table's) if nobody holds it, or keep
+        it ``ttl_s`` more if this server does; whether this server holds it now. Its holder
+        renews it by calling again; it runs out ``ttl_s`` after the last call."""
+        ...
+
     def close(self) -> None:
         """Stop keeping leases (the server is stopping; release them first)."""
         ...
@@ -154,6 +170,10 @@ class SoleOwner:
 
     async def claim_job(self, job: str, ttl_s: float) -> bool:
         """Always: there is no other server to do it."""
+        return True
+
+    async def hold(self, name: str, ttl_s: float) -> bool:
+        """Always: this server holds everything."""
         return True
 
     def close(self) -> None:
@@ -252,6 +272,11 @@ class RedisLeases:
     async def claim_job(self, job: str, ttl_s: float) -> bool:
         """``SET NX EX`` on the job's key: one server does it; if it dies, the key expires."""
         return bool(await self.redis.set(JOB_PREFIX + job, self.server_id, nx=True, ex=int(ttl_s)))
+
+    async def hold(self, name: str, ttl_s: float) -> bool:
+        """One script call: ``SET NX PX``, or ``PEXPIRE`` when the lease is already ours."""
+        held = await self.redis.eval(HOLD, 1, HOLD_PREFIX + name, self.server_id, int(ttl_s * 1000))
+        return bool(held)
 
     def close(self) -> None:
         """Stop the keeper's thread."""

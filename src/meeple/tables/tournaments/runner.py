@@ -1,0 +1,344 @@
+"""Running tournaments: the start, each round's pairing and tables, results, the end.
+
+Every server runs a :class:`TournamentRunner`. Once a second (and at once when a game of
+a tournament finished here) it looks at the tournaments scheduled or running and, for
+each whose lease it holds (:meth:`Ownership.hold`, ``tournament:<id>``: with no Redis the
+one server holds them all), does what is due: at the start time it starts the
+tournament (or cancels it for want of players); a Swiss pairs its next round once every
+game of the last one is over, an arena pairs its waiting players at every look until
+its end; a turn-based round's games still running at its deadline are decided
+(:mod:`.deadline`); the tournament finishes after its last round (an arena: after its
+end, once its last games are over).
+
+A round is paired once: its games and byes are stored with the round in one conditional
+write (:func:`meeple.store.tournaments.store_round`), and only then are its tables
+opened, each under the id stored for it. A server that dies between the two leaves games
+``pending``; whoever holds the lease next opens those that have no table yet.
+
+Results come from the tables' facts: :meth:`TournamentRunner.game_finished` notes each
+finished game on the server running its table, and the next pass of the hook records
+those that are tournament games (once, whichever server). A result missed so (a server
+killed before its pass) is read from the finished table at the next look.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+
+from meeple.store import queries
+from meeple.store import tournaments as store
+from meeple.store.database import Database
+from meeple.store.tournament_models import Tournament, TournamentGame
+from meeple.tables.clock import Clock
+from meeple.tables.cluster.owners import Ownership
+from meeple.tables.cluster.registry import TableRegistry
+from meeple.tables.core.log import FINISHED
+from meeple.tables.core.ratings import shown_rating, starting_rating
+from meeple.tables.facts import GameFinished
+from meeple.tables.lobby.matchmaking import Matchmaking, new_table_id
+from meeple.tables.tournaments import shown
+from meeple.tables.tournaments.arena import Waiting, arena_sheets, pair_arena
+from meeple.tables.tournaments.deadline import deadline_outcome
+from meeple.tables.tournaments.plan import TableSettings, table_spec
+from meeple.tables.tournaments.swiss import pair_swiss
+from meeple.tables.tournaments.swiss_tables import seat_swiss_tables
+
+log = logging.getLogger(__name__)
+
+Present = Callable[[Sequence[int]], Awaitable[set[int]]]
+"""Which of these accounts are on the site now (a socket or a Bot API stream open)."""
+
+LOOK_EVERY_S = 1.0
+"""How often a server looks at the tournaments (real seconds)."""
+LEASE_S = 5.0
+"""A tournament's lease runs out this long after its holder's last look."""
+
+
+class TournamentRunner:
+    """Starts, pairs, records and ends the tournaments whose lease this server holds."""
+
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        ownership: Ownership,
+        registry: TableRegistry,
+        matchmaking: Matchmaking,
+        present: Present,
+    ) -> None:
+        self.db, self.clock, self.ownership = db, clock, ownership
+        self.registry, self.matchmaking, self.present = registry, matchmaking, present
+        self._finished: list[tuple[str, tuple[int, ...], bool]] = []
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self.looks = 0
+        """Looks at the tournaments so far."""
+
+    # The facts' side: note at once, record in the pass.
+
+    def game_finished(self, fact: GameFinished) -> None:
+        """A table finished here: note its ranks (no I/O; :meth:`record_due` stores them)."""
+        self._finished.append((fact.table_id, tuple(fact.result.ranks), fact.aborted))
+
+    async def record_due(self) -> None:
+        """Record the noted finishes that are tournament games; look again at once if any."""
+        noted, self._finished = self._finished, []
+        if not noted:
+            return
+        ids = [table_id for table_id, _, _ in noted]
+        ours = {game.table_id for game in await self.db.run(store.games_of_tables, ids)}
+        now = self.clock.now()
+        for table_id, ranks, aborted in noted:
+            if table_id in ours:
+                how = "aborted" if aborted else "played"
+                await self.db.run(store.record_finish, table_id, list(ranks), how, now)
+        if ours:
+            self.wake()
+
+    # The looks.
+
+    def wake(self) -> None:
+        """Look at the tournaments now rather than at the next second."""
+        self._wake.set()
+
+    def start(self) -> None:
+        """Look at the tournaments in the background."""
+        if self._task is None:
+            self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        """Stop looking."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._task
+            self._task = None
+
+    async def _run(self) -> None:
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), LOOK_EVERY_S)
+            self._wake.clear()
+            try:
+                await self.look()
+            except Exception:
+                log.exception("a look at the tournaments failed")
+
+    async def look(self) -> None:
+        """Do what is due in every tournament this server holds."""
+        self.looks += 1
+        for tournament in await self.db.run(store.tournaments_to_run):
+            if not await self.ownership.hold(f"tournament:{tournament.id}", LEASE_S):
+                continue
+            try:
+                await self.advance(tournament)
+            except Exception:
+                log.exception("tournament %s: a step failed", tournament.id)
+
+    async def advance(self, tournament: Tournament) -> None:
+        """Do what is due in ``tournament`` now."""
+        now = self.clock.now()
+        if tournament.status == store.SCHEDULED:
+            if now >= tournament.starts_at:
+                await self._start(tournament, now)
+            return
+        games = await self.db.run(store.games_of, tournament.id)
+        if await self._open_pending(tournament, games):
+            games = await self.db.run(store.games_of, tournament.id)
+        games = await self._collect(tournament, games, now)
+        playing = [g for g in games if g.status != store.DONE]
+        if tournament.format == shown.ARENA:
+            end = shown.ends_at(tournament)
+            if end is not None and now >= end:
+                if not playing:
+                    await self.db.run(store.set_status, tournament.id, [store.RUNNING],
+                                      store.FINISHED, now)  # fmt: skip
+                return
+            await self._pair_arena(tournament, games, now)
+            return
+        if any(g.round == tournament.round for g in playing):
+            return
+        if tournament.round >= (tournament.rounds or 0):
+            await self.db.run(store.set_status, tournament.id, [store.RUNNING], store.FINISHED, now)
+            return
+        await self._pair_swiss(tournament, games, now)
+
+    async def _start(self, tournament: Tournament, now: float) -> None:
+        """Start at the start time, or cancel for want of players."""
+        players = await self.db.run(store.active_count, tournament.id)
+        if players < shown.sizes_of(tournament).least:
+            await self.db.run(store.set_status, tournament.id, [store.SCHEDULED],
+                              store.CANCELLED, now)  # fmt: skip
+            return
+        if await self.db.run(
+            store.set_status, tournament.id, [store.SCHEDULED], store.RUNNING, now
+        ):
+            tournament.status = store.RUNNING
+            await self.advance(tournament)
+
+    async def _collect(
+        self, tournament: Tournament, games: list[TournamentGame], now: float
+    ) -> list[TournamentGame]:
+        """Record results the facts did not bring (a finished table, a round's deadline)."""
+        deadline = None
+        if tournament.round_s is not None:
+            rounds = await self.db.run(store.rounds_of, tournament.id)
+            deadline = next((r.deadline for r in rounds if r.round == tournament.round), None)
+        changed = False
+        playing = [game for game in games if game.status == store.PLAYING]
+        due = deadline is not None and now >= deadline
+        statuses = await self.db.run(store.stored_tables, [g.table_id for g in playing])
+        for game in playing:
+            over = statuses.get(game.table_id) == FINISHED
+            if not over and not (due and game.round == tournament.round):
+                continue
+            table = await self.registry.get(game.table_id)
+            result = table.snap.result
+            if table.snap.status == FINISHED and result is not None:
+                how = "aborted" if table.snap.aborted else "played"
+                changed |= await self.db.run(store.record_finish, game.table_id,
+                                             list(result.ranks), how, now)  # fmt: skip
+            else:
+                outcome = deadline_outcome(table.game, table.snap.state, len(game.players))
+                changed |= await self.db.run(store.record_finish, game.table_id,
+                                             list(outcome.ranks), "deadline", now)  # fmt: skip
+        return await self.db.run(store.games_of, tournament.id) if changed else games
+
+    async def ratings(self, game: str, user_ids: Sequence[int]) -> dict[int, int]:
+        """Each account's rating in ``game`` as players see it (a newcomer's: the first)."""
+        stored = await self.db.run(queries.ratings_of, list(user_ids), game)
+        start = starting_rating()
+        return {
+            user_id: shown_rating(stored[user_id].mu, stored[user_id].sigma)
+            if user_id in stored
+            else start
+            for user_id in user_ids
+        }
+
+    async def _field(self, tournament: Tournament) -> tuple[list[store.EntrantRow], dict[int, int]]:
+        """The entrants and their ratings in the tournament's game."""
+        rows = await self.db.run(store.entrants_of, tournament.id)
+        return rows, await self.ratings(tournament.game, [user.id for _, user in rows])
+
+    async def _pair_swiss(
+        self, tournament: Tournament, games: list[TournamentGame], now: float
+    ) -> None:
+        """Pair the next round among the players present, store it, open its tables."""
+        rows, ratings = await self._field(tournament)
+        active = [user.id for entrant, user in rows if entrant.withdrawn_at is None]
+        here = await self.present(active)
+        present = [e for e in shown.entrants(rows, ratings) if e.id in here and not e.withdrawn]
+        sizes = shown.sizes_of(tournament)
+        if len(present) < sizes.least:
+            return  # too few here to pair: the round waits for them
+        done = shown.finishes(tournament, games)
+        byes = shown.byes(await self.db.run(store.byes_of, tournament.id))
+        if sizes.size == 2:
+            paired = pair_swiss(present, done, byes, sizes.bye_points)
+            tables: list[tuple[int, ...]] = [tuple(board) for board in paired.boards]
+            sat_out = [] if paired.bye is None else [paired.bye]
+        else:
+            seated = seat_swiss_tables(present, done, byes, sizes.size, sizes.least, sizes.most)
+            tables, sat_out = list(seated.tables), list(seated.byes)
+        deadline = None if tournament.round_s is None else now + tournament.round_s
+        await self._store_and_open(tournament, rows, tables, sat_out, deadline, now)
+
+    async def _pair_arena(
+        self, tournament: Tournament, games: list[TournamentGame], now: float
+    ) -> None:
+        """Pair the waiting players present (not paused, not at a game) and open tables."""
+        rows, ratings = await self._field(tournament)
+        busy = {p for g in games if g.status != store.DONE for p in g.players}
+        waiting = [
+            user.id
+            for entrant, user in rows
+            if entrant.withdrawn_at is None and not entrant.paused and user.id not in busy
+        ]
+        sizes = shown.sizes_of(tournament)
+        if len(waiting) < sizes.least:
+            return
+        here = await self.present(waiting)
+        sheets = arena_sheets(shown.finishes(tournament, games))
+        last: dict[int, frozenset[int]] = {}
+        firsts: dict[int, int] = {}
+        played: dict[int, int] = {}
+        for game in games:
+            for seat, player in enumerate(game.players):
+                last[player] = frozenset(game.players) - {player}
+                firsts[player] = firsts.get(player, 0) + (seat == 0)
+                played[player] = played.get(player, 0) + 1
+        pool = [
+            Waiting(
+                player,
+                sheets[player].points if player in sheets else 0,
+                ratings[player],
+                last.get(player, frozenset()),
+                False,
+                firsts.get(player, 0),
+                played.get(player, 0),
+            )
+            for player in waiting
+            if player in here
+        ]
+        paired = pair_arena(pool, sizes.size, sizes.least, sizes.most)
+        if paired.tables:
+            await self._store_and_open(tournament, rows, list(paired.tables), [], None, now)
+
+    async def _store_and_open(
+        self,
+        tournament: Tournament,
+        rows: list[store.EntrantRow],
+        tables: list[tuple[int, ...]],
+        byes: list[int],
+        deadline: float | None,
+        now: float,
+    ) -> None:
+        """Store round ``tournament.round + 1`` with its games and byes, then open its tables
+        (nothing, if another server stored that round first)."""
+        number = tournament.round + 1
+        games = [(new_table_id(), list(players)) for players in tables]
+        stored = await self.db.run(store.store_round, tournament.id, number, now, deadline,
+                                   games, byes)  # fmt: skip
+        if not stored:
+            return
+        tournament.round = number
+        names = {user.id: user.name for _, user in rows}
+        await self._open(tournament, [(table_id, players) for table_id, players in games], names)
+
+    async def _open_pending(self, tournament: Tournament, games: list[TournamentGame]) -> bool:
+        """Open the tables of games stored but not opened (their pairing server died); whether
+        there were any."""
+        pending = [game for game in games if game.status == store.PENDING]
+        if not pending:
+            return False
+        have = await self.db.run(store.stored_tables, [g.table_id for g in pending])
+        missing = [(g.table_id, list(g.players)) for g in pending if g.table_id not in have]
+        if missing:
+            rows = await self.db.run(store.entrants_of, tournament.id)
+            await self._open(tournament, missing, {user.id: user.name for _, user in rows})
+        await self.db.run(store.mark_playing, list(have))
+        return True
+
+    async def _open(
+        self,
+        tournament: Tournament,
+        games: list[tuple[str, list[int]]],
+        names: dict[int, str],
+    ) -> None:
+        """Open each game's table with its players seated in order; it starts at once."""
+        settings = TableSettings(tournament.private, tournament.rated, tournament.pace)
+        opened = []
+        for table_id, players in games:
+            spec = table_spec(tournament.game, dict(tournament.options), len(players),
+                              settings, tournament.move_seconds)  # fmt: skip
+            seated = [(player, names[player]) for player in players]
+            try:
+                await self.matchmaking.open_seated(table_id, tournament.creator_id, spec, seated)
+            except Exception:
+                log.exception("tournament %s: table %s did not open", tournament.id, table_id)
+                continue
+            opened.append(table_id)
+        await self.db.run(store.mark_playing, opened)

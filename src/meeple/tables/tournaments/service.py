@@ -1,0 +1,162 @@
+"""Tournaments as players and programs ask for them: create, list, read, join, withdraw,
+pause, cancel (docs/tournaments.md, "The API"). What happens after the start is the
+runner's (:mod:`.runner`)."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from meeple.config import Settings
+from meeple.errors import Code
+from meeple.store import tournaments as store
+from meeple.store.database import Database
+from meeple.store.models import User
+from meeple.store.tournament_models import Tournament
+from meeple.tables.clock import Clock
+from meeple.tables.lobby.matchmaking import new_table_id
+from meeple.tables.tournaments import shown
+from meeple.tables.tournaments.plan import TournamentAsk, check_ask
+from meeple.tables.tournaments.runner import TournamentRunner
+
+LIST_LIMIT = 100
+"""Tournaments a list shows at most."""
+
+
+class Tournaments:
+    """Every request about tournaments, checked and stored."""
+
+    def __init__(
+        self, db: Database, clock: Clock, settings: Settings, runner: TournamentRunner
+    ) -> None:
+        self.db, self.clock, self.settings, self.runner = db, clock, settings, runner
+
+    async def create(self, user: User, ask: TournamentAsk) -> dict[str, Any]:
+        """Create a tournament (its creator does not join by that); it, with its link secret
+        when private."""
+        now = self.clock.now()
+        plan = check_ask(ask, now)
+        tournament_id = new_table_id()
+        secret = secrets.token_urlsafe(12) if ask.private else None
+        values: dict[str, Any] = {
+            "id": tournament_id,
+            "name": ask.name,
+            "game": ask.game,
+            "options": plan.options,
+            "format": ask.format,
+            "rounds": ask.rounds if ask.format == shown.SWISS else None,
+            "duration_s": plan.duration_s,
+            "table_size": plan.sizes.size,
+            "pace": ask.pace,
+            "move_seconds": plan.move_seconds,
+            "round_s": plan.round_s,
+            "starts_at": ask.starts_at,
+            "rated": ask.rated,
+            "bots_allowed": ask.bots_allowed,
+            "private": ask.private,
+            "secret": secret,
+            "max_players": ask.max_players,
+            "creator_id": user.id,
+            "status": store.SCHEDULED,
+            "round": 0,
+            "created_at": now,
+            "finished_at": None,
+        }
+        cap = self.settings.max_open_tournaments
+        if not await self.db.run(store.insert_tournament_within, values, cap):
+            raise Code.TOO_MANY_TOURNAMENTS.error(limit=cap)
+        return await self.get(user, tournament_id, secret)
+
+    async def listing(self, status: str) -> list[dict[str, Any]]:
+        """Public tournaments in ``status`` (``scheduled``, ``running``, ``finished``), the
+        soonest start first."""
+        rows = await self.db.run(store.public_tournaments, [status], LIST_LIMIT)
+        return [shown.tournament_json(tournament, players) for tournament, players in rows]
+
+    async def _find(self, user: User | None, tournament_id: str, secret: str | None) -> Tournament:
+        """The tournament, if ``user`` may see it: public, its creator's, an entrant's, or
+        asked for with its link's secret; else ``no_tournament``."""
+        tournament = await self.db.run(store.tournament_by_id, tournament_id)
+        if tournament is None:
+            raise Code.NO_TOURNAMENT.error()
+        if tournament.private and not (secret is not None and secret == tournament.secret):
+            mine = user is not None and user.id == tournament.creator_id
+            if not mine and not (user is not None and await self._entered(tournament, user)):
+                raise Code.NO_TOURNAMENT.error()
+        return tournament
+
+    async def _entered(self, tournament: Tournament, user: User) -> bool:
+        rows = await self.db.run(store.entrants_of, tournament.id)
+        return any(row_user.id == user.id for _, row_user in rows)
+
+    async def get(
+        self, user: User | None, tournament_id: str, secret: str | None = None
+    ) -> dict[str, Any]:
+        """A tournament with its standings (and, for its creator, a private one's secret)."""
+        tournament = await self._find(user, tournament_id, secret)
+        rows = await self.db.run(store.entrants_of, tournament.id)
+        ratings = await self.runner.ratings(tournament.game, [u.id for _, u in rows])
+        games = await self.db.run(store.games_of, tournament.id)
+        byes = await self.db.run(store.byes_of, tournament.id)
+        players = sum(1 for entrant, _ in rows if entrant.withdrawn_at is None)
+        shown_json = shown.tournament_json(tournament, players)
+        shown_json["standings"] = shown.standings_json(tournament, rows, ratings, games, byes)
+        mine = user is not None and user.id == tournament.creator_id
+        shown_json["secret"] = tournament.secret if mine else None
+        return shown_json
+
+    async def pairings(
+        self, user: User | None, tournament_id: str, secret: str | None = None
+    ) -> list[dict[str, Any]]:
+        """Every round paired (an arena: every pass), newest first."""
+        tournament = await self._find(user, tournament_id, secret)
+        rows = await self.db.run(store.entrants_of, tournament.id)
+        rounds = [(r.round, r.deadline) for r in await self.db.run(store.rounds_of, tournament.id)]
+        games = await self.db.run(store.games_of, tournament.id)
+        byes = await self.db.run(store.byes_of, tournament.id)
+        return shown.pairings_json(rounds, games, byes, {u.id: u for _, u in rows})
+
+    async def join(self, user: User, tournament_id: str, secret: str | None) -> dict[str, Any]:
+        """Enter ``user`` (again, after a withdrawal) while the tournament is not over."""
+        tournament = await self._find(user, tournament_id, secret)
+        if user.bot and not tournament.bots_allowed:
+            raise Code.NO_BOTS_HERE.error()
+        refused = await self.db.run(store.join, tournament.id, user.id, self.clock.now())
+        if refused == "full":
+            raise Code.TOURNAMENT_FULL.error(limit=tournament.max_players)
+        if refused is not None:
+            raise Code.TOURNAMENT_OVER.error(status=refused)
+        self.runner.wake()
+        return await self.get(user, tournament.id, secret)
+
+    async def withdraw(self, user: User, tournament_id: str) -> dict[str, Any]:
+        """Take ``user`` out: not paired again; its games so far still count."""
+        tournament = await self._find(user, tournament_id, None)
+        if tournament.status not in store.OPEN_STATUSES:
+            raise Code.TOURNAMENT_OVER.error(status=tournament.status)
+        if not await self.db.run(store.withdraw, tournament.id, user.id, self.clock.now()):
+            raise Code.NOT_ENTERED.error()
+        return await self.get(user, tournament.id)
+
+    async def pause(self, user: User, tournament_id: str, paused: bool) -> dict[str, Any]:
+        """Pause ``user`` in an arena (not paired until resumed), or resume."""
+        tournament = await self._find(user, tournament_id, None)
+        if tournament.status not in store.OPEN_STATUSES:
+            raise Code.TOURNAMENT_OVER.error(status=tournament.status)
+        if not await self.db.run(store.set_paused, tournament.id, user.id, paused):
+            raise Code.NOT_ENTERED.error()
+        self.runner.wake()
+        return await self.get(user, tournament.id)
+
+    async def cancel(self, user: User, tournament_id: str) -> dict[str, Any]:
+        """The creator cancels before the start."""
+        tournament = await self._find(user, tournament_id, None)
+        if tournament.creator_id != user.id:
+            raise Code.NOT_ORGANIZER.error(what="cancel it")
+        now = self.clock.now()
+        if not await self.db.run(store.set_status, tournament.id, [store.SCHEDULED],
+                                 store.CANCELLED, now):  # fmt: skip
+            if tournament.status in (store.FINISHED, store.CANCELLED):
+                raise Code.TOURNAMENT_OVER.error(status=tournament.status)
+            raise Code.TOURNAMENT_STARTED.error()
+        return await self.get(user, tournament.id)
