@@ -1,5 +1,6 @@
 """The end of a game on a phone (390 px wide), as its player sees it: the end-of-game dialog's
-column headers keep their words whole and inside the dialog in every language."""
+column headers keep their words whole and inside the dialog in every language, and the final
+grids of a 4-player Slide game all show (none clipped in a sideways strip)."""
 
 from __future__ import annotations
 
@@ -93,3 +94,15 @@ def test_the_end_of_game_dialogs_headers_stay_whole_on_a_phone(
     assert outside(page, "#summary th", "#summary") == []
     assert outside(page, "#summary td", "#summary") == []
 
+
+def test_the_final_grids_of_a_four_player_slide_game_all_show_on_a_phone(
+    new_page: NewPage,
+) -> None:
+    page = new_page("en-GB", PHONE_390)
+    played_out(page, "slide", 4)
+    page.locator("#summary-close").click()
+    grids = page.locator(".slide-final .other")
+    expect(grids).to_have_count(4)
+    grids.nth(3).scroll_into_view_if_needed()
+    shot(page, "phone-slide-final-grids")
+    assert outside(page, ".slide-final .other", ".slide-final") == []
