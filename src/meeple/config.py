@@ -20,7 +20,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from pydantic import Field, ValidationError, field_validator, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import SettingsConfigDict
+
+from meeple.observe.settings import ObserveSettings
 
 SECRET_KEY_FILE = "secret_key"
 """The file, in the data folder, that keeps the generated secret key."""
@@ -38,8 +40,9 @@ def default_data_dir() -> Path:
     return Path(base) / "meeple"
 
 
-class Settings(BaseSettings):
-    """Every setting of the server; each is read from ``MEEPLE_<NAME>`` as well."""
+class Settings(ObserveSettings):
+    """Every setting of the server; each is read from ``MEEPLE_<NAME>`` as well (those of
+    what an operator watches are in :class:`~meeple.observe.settings.ObserveSettings`)."""
 
     model_config = SettingsConfigDict(env_prefix="MEEPLE_", extra="forbid")
 

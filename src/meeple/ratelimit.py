@@ -14,6 +14,7 @@ from __future__ import annotations
 import ipaddress
 import math
 import time
+from collections import Counter
 
 from limits import RateLimitItem, parse_many
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
@@ -120,6 +121,8 @@ class RateLimits:
         else:
             self.storage = MemoryStorage()
         self.limiter = MovingWindowRateLimiter(self.storage)
+        self.refused: Counter[str] = Counter()
+        """Requests refused on this server, by kind (for /metrics)."""
 
     async def hit(self, kind: str, key: str) -> None:
         """Count one ``kind`` request from ``key``; :class:`RateLimited` if over a limit.
@@ -132,6 +135,7 @@ class RateLimits:
         for item in self.items.get(kind, ()):
             if await self.limiter.hit(item, kind, key):
                 continue
+            self.refused[kind] += 1
             stats = await self.limiter.get_window_stats(item, kind, key)
             raise RateLimited(kind, stats.reset_time - time.time())
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import delete, or_, select, update
+from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from meeple.store.email_models import EmailAddress, OneTimeLink, OutboxEmail
@@ -98,6 +98,16 @@ def mark_failed(
         email.status = FAILED
     else:
         email.next_try_at = retry_at
+
+
+def outbox_counts(session: Session) -> dict[str, int]:
+    """How many emails are pending and how many failed for good, by status."""
+    rows = session.execute(
+        select(OutboxEmail.status, func.count())
+        .where(OutboxEmail.status.in_([PENDING, FAILED]))
+        .group_by(OutboxEmail.status)
+    )
+    return {str(status): int(count) for status, count in rows}
 
 
 def outbox_rows(session: Session, user_id: int | None = None) -> list[OutboxEmail]:

@@ -27,6 +27,7 @@ from meeple.tables.core.ratings import (
 from meeple.tables.core.spec import TableSpec
 from meeple.tables.core.table import VIEW_VERSIONS_KEPT, Table, TableContext, channel
 from meeple.tables.facts import (
+    ActionApplied,
     Fact,
     GameFinished,
     GameStarted,
@@ -88,6 +89,7 @@ __all__ = [  # noqa: RUF022 - grouped by package, not sorted
     "shown_rating",
     "starting_rating",
     # the server's tables, their clock, the typed commands and the facts they publish
+    "ActionApplied",
     "Clock",
     "Fact",
     "GameFinished",

@@ -34,6 +34,7 @@ from meeple.web.routes import account, analysis, auth, games, puzzles, records, 
 from meeple.web.routes import challenges as challenge_routes
 from meeple.web.routes import email as email_routes
 from meeple.web.routes import me as me_routes
+from meeple.web.routes import metrics as metrics_routes
 from meeple.web.routes import notifications as notification_routes
 from meeple.web.routes import streams as stream_routes
 from meeple.web.routes import tokens as token_routes
@@ -150,6 +151,7 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
     app.include_router(users.router)
     app.include_router(unsubscribe_routes.router)
     app.include_router(me_routes.router)
+    app.include_router(metrics_routes.router)
     app.include_router(sockets_router)
     install_allow(app)
     app.include_router(pages.router)

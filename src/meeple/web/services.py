@@ -21,6 +21,7 @@ from meeple.store.database import Database
 from meeple.store.sessions import shared_secret
 from meeple.store.tournaments import seen_since
 from meeple.tables.facade import (
+    ActionApplied,
     BotPool,
     CallRouter,
     Challenges,
@@ -62,6 +63,7 @@ from meeple.tables.facade import (
     let_go,
 )
 from meeple.web.last_seen import LastSeen
+from meeple.web.metrics import Metrics
 from meeple.web.presence import PresenceNews
 from meeple.web.revocations import Revocations
 from meeple.web.security import SessionSigner
@@ -118,6 +120,8 @@ class Services:
     streams: StreamCounts = field(default_factory=StreamCounts)
     """The Bot API's open NDJSON streams per token, account and address (in Redis when
     servers share one)."""
+    metrics: Metrics = field(default_factory=Metrics)
+    """The server's figures for ``/metrics`` (:mod:`meeple.web.metrics`)."""
 
     @classmethod
     def build(cls, settings: Settings, clock: Clock | None = None) -> Services:
@@ -143,7 +147,8 @@ class Services:
         cluster = Cluster(db, settings, states, registry, ownership, calls)
         lobby_cache = LobbyCache(functools.partial(build_lobby, db, registry))
         matchmaking = Matchmaking(db, bus, clock, registry, cluster, lobby_cache, facts)
-        writes = Writes(cluster, matchmaking.rematch)
+        metrics = Metrics()
+        writes = Writes(cluster, matchmaking.rematch, metrics.command_done)
         tables = TableManager(settings, db, bus, registry, cluster, matchmaking, writes, facts)
 
         # The features around the tables.
@@ -177,6 +182,7 @@ class Services:
         facts.subscribe(GameFinished, reviewer.finished)
         facts.subscribe(GameFinished, registry.table_over)
         facts.subscribe(TableClosed, registry.table_over)
+        facts.subscribe(ActionApplied, metrics.action_applied)
         facts.subscribe(GameFinished, runner.game_finished)
         facts.each_pass(runner.record_due)
 
@@ -205,11 +211,13 @@ class Services:
             tournaments=Tournaments(db, clock, settings, runner),
             streams=make_stream_counts(bus, tables.server_id),
             revocations=Revocations(bus, settings.stream_recheck_s),
+            metrics=metrics,
         )
 
     async def start(self) -> None:
         """Run the tables (taking over those nobody runs), then the background work: the
         reviews this server missed, the puzzle supply, the outbox's sender."""
+        self.metrics.watch(self)
         await self.tables.start()
         self.reviewer.start()
         self.puzzle_supply.start()

@@ -212,7 +212,8 @@ async def table_socket(
     if ticket is None:
         return
     try:
-        await _table_socket(websocket, services, table_id, since, invite, user, session)
+        with services.metrics.connected("table_socket"):
+            await _table_socket(websocket, services, table_id, since, invite, user, session)
     finally:
         services.socket_caps.give_back(ticket)
 

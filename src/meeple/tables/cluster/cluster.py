@@ -81,6 +81,11 @@ class Cluster:
         self._owners_seen: weakref.WeakKeyDictionary[Table, str] = weakref.WeakKeyDictionary()
         """The owner each forwarded write last reached, by table (asked again once it refuses
         or is silent), so a forwarded action costs no lease lookup; gone with the table."""
+        self.taken_over = 0
+        """Tables this server began to run that it had not just opened (start-up, a dead
+        server's, a write that found no owner)."""
+        self.lost = 0
+        """Tables this server ran whose lease another server took."""
 
     @property
     def server_id(self) -> str:
@@ -196,6 +201,7 @@ class Cluster:
                 # still writing): the write folded that in; resume again from there.
                 continue
             if not fresh:
+                self.taken_over += 1
                 log.info("server %s runs table %s", self.server_id, table_id)
             if self.shared:
                 self.calls.took_over(table_id)
@@ -283,6 +289,7 @@ class Cluster:
                 for table_id in await self.ownership.renew(self.states.ids(OWNED)):
                     table = self.registry.tables.get(table_id)
                     if table is not None and self.states.owned(table_id):
+                        self.lost += 1
                         log.warning(
                             "server %s lost table %s to another server", self.server_id, table_id
                         )

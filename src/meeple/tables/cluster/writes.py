@@ -13,9 +13,11 @@ reads it back into the same command and runs it through :meth:`Writes.here` in t
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
 from typing import TypeVar, assert_never
 
+from meeple.errors import TableError
 from meeple.games.base import JSON
 from meeple.tables.cluster.cluster import Cluster
 from meeple.tables.commands import (
@@ -36,22 +38,46 @@ from meeple.tables.core.table import Table
 
 R = TypeVar("R")
 
+CommandTimer = Callable[[str, str, float], None]
+"""Told of each command :meth:`Writes.run` answered: its tag, its outcome (``done``,
+``refused`` or ``failed``) and the seconds from the call to the answer."""
+
+
+def _no_timer(command: str, outcome: str, seconds: float) -> None:
+    """Times nothing."""
+
 
 class Writes:
     """The one way a request changes a table: forwarded to its owner, outcomes acted on."""
 
-    def __init__(self, cluster: Cluster, open_rematch: Callable[[Table], Awaitable[str]]) -> None:
+    def __init__(
+        self,
+        cluster: Cluster,
+        open_rematch: Callable[[Table], Awaitable[str]],
+        timed: CommandTimer = _no_timer,
+    ) -> None:
         self.cluster = cluster
         self.open_rematch = open_rematch
         """Opens the rematch of a finished table; its id."""
+        self.timed = timed
+        """Counts each command and its latency (the server's metrics)."""
 
     async def run(self, table: Table, command: TableCommand[R]) -> R:
         """Run ``command`` on the table's owner (here, or forwarded there); its result."""
         asked = closed(command)
-        if table.owned:
-            answer = await self.here(table, asked)
-        else:
-            answer = await self.cluster.forward(table, asked, self.here)
+        started = time.perf_counter()
+        outcome = "failed"
+        try:
+            if table.owned:
+                answer = await self.here(table, asked)
+            else:
+                answer = await self.cluster.forward(table, asked, self.here)
+            outcome = "done"
+        except TableError:
+            outcome = "refused"
+            raise
+        finally:
+            self.timed(asked.tag, outcome, time.perf_counter() - started)
         return command.result_of(answer)
 
     async def here(self, table: Table, command: Command) -> JSON:

@@ -172,6 +172,11 @@ class BotPool:
         self._tickets = itertools.count()
         self.stats = BotStats()
 
+    @property
+    def queued(self) -> int:
+        """Requests waiting for a worker now."""
+        return len(self._queue)
+
     async def _slot(self, table: str, realtime: bool, rank: int | None = None) -> None:
         """Wait for a free worker: real-time first, then the table with fewest queued, then FIFO.
 

@@ -210,6 +210,10 @@ class Sender:
         self.sender = settings.email_from
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
+        self.sent = 0
+        """Emails this server sent."""
+        self.failures = 0
+        """Tries to send that failed here (retried later, or given up)."""
 
     @property
     def enabled(self) -> bool:
@@ -265,6 +269,7 @@ class Sender:
             message = build_message(email, self.sender, self.clock.now())
             to = recipient_of(email)
         except Unbuildable as error:
+            self.failures += 1
             log.error("email %s can never be sent: %s", email.id, error)
             await self.db.write(queries.mark_failed, email.id, self.server_id, str(error), None)
             return False
@@ -282,14 +287,17 @@ class Sender:
                 timeout=SEND_TIMEOUT_S,
             )
         except ValueError as error:  # the message cannot be written out (an encoding): never
+            self.failures += 1
             log.error("email %s can never be sent: %s", email.id, error)
             await self.db.write(queries.mark_failed, email.id, self.server_id, str(error), None)
             return False
         except (TimeoutError, aiosmtplib.SMTPException, OSError) as error:
             attempts = email.attempts + 1
             retry_at = None if attempts >= MAX_ATTEMPTS else self.clock.now() + backoff(attempts)
+            self.failures += 1
             log.warning("email %s not sent (try %d): %s", email.id, attempts, error)
             await self.db.write(queries.mark_failed, email.id, self.server_id, str(error), retry_at)
             return False
         await self.db.write(queries.mark_sent, email.id, self.server_id, self.clock.now())
+        self.sent += 1
         return True

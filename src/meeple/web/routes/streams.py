@@ -139,6 +139,10 @@ async def event_stream(
         raise Code.UNKNOWN_GAME.error(games=", ".join(GAME_NAMES))
 
     async def produce(stream: LineStream) -> None:
+        with services.metrics.connected("event_stream"):
+            await follow_account(stream)
+
+    async def follow_account(stream: LineStream) -> None:
         # Subscribed before the first lines are read, so nothing falls between them.
         subscription = await services.bus.subscribe(user_channel(user.id))
         online = is_bot_account(user)
@@ -180,7 +184,8 @@ async def game_stream(
     check_reach(table, user.id, invite)
 
     async def produce(stream: LineStream) -> None:
-        await GameStreamClient(services, table, user, stream).run(since)
+        with services.metrics.connected("game_stream"):
+            await GameStreamClient(services, table, user, stream).run(since)
 
     return await open_stream(request, services, user, produce)
 
