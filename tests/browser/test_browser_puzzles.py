@@ -156,3 +156,30 @@ def test_the_puzzle_stats_change_with_an_answer_that_counts(
         page.get_by_role("button", name="Gioca questa uguaglianza").click()
         expect(stats).to_contain_text("risolto 1 volte su 1 tentativi")
         assert stats.text_content() != rating_before
+
+
+def test_the_puzzle_board_is_centred_on_a_desktop_and_close_to_its_buttons_on_a_phone(
+    new_page: NewPage, puzzles_server: ServerProcess, puzzles: dict[str, Puzzle]
+) -> None:
+    page = new_page("en-GB", {"width": 1280, "height": 800}, base_url=puzzles_server.url)
+    page.goto(f"/puzzles/summy/{next(iter(puzzles))}")
+    expect(page.locator(".rack button")).to_have_count(8)
+    board = page.locator(".summy-viewport").bounding_box()
+    content = page.locator("main").bounding_box()
+    assert board is not None and content is not None
+    off_centre = (board["x"] + board["width"] / 2) - (content["x"] + content["width"] / 2)
+    shot(page, "puzzle-desktop")
+    assert abs(off_centre) <= 8, f"the board is {off_centre:.0f} px off the content's centre"
+    # The side panel is still beside the board, in the first screen.
+    side = page.locator("#puzzle .side").bounding_box()
+    assert side is not None and side["y"] < 800
+
+    phone = new_page("en-GB", {"width": 390, "height": 844}, base_url=puzzles_server.url)
+    phone.goto(f"/puzzles/summy/{next(iter(puzzles))}")
+    expect(phone.locator(".rack button")).to_have_count(8)
+    rack = phone.locator(".rack").bounding_box()
+    buttons = phone.locator(".summy-controls").bounding_box()
+    assert rack is not None and buttons is not None
+    gap = buttons["y"] - (rack["y"] + rack["height"])
+    shot(phone, "puzzle-phone")
+    assert gap <= 36, f"{gap:.0f} px between the rack and the buttons"
