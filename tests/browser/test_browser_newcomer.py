@@ -120,6 +120,35 @@ def test_an_invited_friend_is_told_who_starts_and_sees_their_guest_name(
     expect(host.get_by_role("button", name="Start the game")).to_be_visible()
 
 
+def test_an_anonymous_visitor_on_an_invite_page_says_a_line_and_it_is_posted(
+    new_page: NewPage,
+) -> None:
+    """The chat box is there for everyone who can see the table: a visitor with no session who
+    sends a line becomes a guest (as taking a seat does) and the line is posted as theirs."""
+    host = new_page("en-GB")
+    new_guest(host)
+    table_id = create_table(host, game="slide", seats=2, private=True, seat=0)
+    invite = host.request.get(f"/api/tables/{table_id}").json()["invite_url"]
+    host.goto(f"/table/{table_id}")
+
+    visitor = new_page("fr-FR")
+    visitor.goto(invite)
+    expect(visitor.locator("#account-signin")).to_be_visible()
+    box = visitor.get_by_role("textbox", name="Écrire un message")
+    box.fill("bonjour !")
+    box.press("Enter")
+    expect(visitor.locator("#account-name")).to_contain_text("guest-")
+    name = visitor.locator("#account-name").inner_text().strip()
+    expect(visitor.locator("#chat li")).to_have_text([f"{name}: bonjour !"])
+    expect(box).to_have_value("")
+    expect(visitor.locator("#message")).to_have_text("")
+    # The host sees it live, and the visitor's next line goes over their own socket.
+    expect(host.locator("#chat li")).to_have_text([f"{name}: bonjour !"])
+    box.fill("on joue ?")
+    box.press("Enter")
+    expect(host.locator("#chat li")).to_have_text([f"{name}: bonjour !", f"{name}: on joue ?"])
+
+
 def test_a_table_or_replay_one_may_not_see_shows_only_the_error_and_a_way_home(
     new_page: NewPage,
 ) -> None:

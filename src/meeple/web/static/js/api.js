@@ -77,6 +77,7 @@ export const routes = {
   table: (id, invite) => `/api/tables/${encodeURIComponent(id)}${invite ? `?invite=${encodeURIComponent(invite)}` : ""}`,
   events: (id, invite) => `/api/tables/${encodeURIComponent(id)}/events${invite ? `?invite=${encodeURIComponent(invite)}` : ""}`,
   join: (id) => `/api/tables/${encodeURIComponent(id)}/join`,
+  chat: (id, invite) => `/api/tables/${encodeURIComponent(id)}/chat${invite ? `?invite=${encodeURIComponent(invite)}` : ""}`,
   leave: (id) => `/api/tables/${encodeURIComponent(id)}/leave`,
   kick: (id) => `/api/tables/${encodeURIComponent(id)}/kick`,
   start: (id) => `/api/tables/${encodeURIComponent(id)}/start`,

@@ -367,10 +367,25 @@ const connection = new TableConnection(routes.tableSocket(tableId), invite, {
 });
 window.meeple = { connection, view: () => view };
 
-$("chat-form").addEventListener("submit", (event) => {
+$("chat-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   const text = $("chat-input").value.trim();
-  if (text && connection.send({ type: "chat", text })) $("chat-input").value = "";
+  if (!text) return;
+  if (user) {
+    if (connection.send({ type: "chat", text })) $("chat-input").value = "";
+    return;
+  }
+  // No session yet (an invite link opened anonymously): the line is said as a new guest, as
+  // taking a seat makes one; if no guest can be made, the line stays, with a way to sign in.
+  try {
+    user = await ensurePlayer();
+    await api("POST", routes.chat(tableId, invite), { text });
+    $("chat-input").value = "";
+    connection.restart();
+  } catch (error) {
+    say(error.message, "bad");
+    showRefusal($("message"), error);
+  }
 });
 $("leave").addEventListener("click", async () => {
   const playing = info.status === "playing";
