@@ -37,14 +37,14 @@ class TournamentIn(Input):
     max_players: int = Field(100, ge=2, le=500)
 
 
-class JoinIn(Input):
+class TournamentJoinIn(Input):
     """A private tournament's link secret."""
 
     secret: str | None = Field(None, max_length=64)
 
 
 class PauseIn(Input):
-    """Pause (true) or resume (false) in an arena."""
+    """Pause (true: not paired until resumed) or resume (false)."""
 
     paused: bool
 
@@ -110,7 +110,7 @@ class TournamentDetailOut(TournamentOut):
     secret: str | None = Field(description="a private tournament's link secret, to its creator")
 
 
-class GameOut(BaseModel):
+class TournamentGameOut(BaseModel):
     """A game a round opened."""
 
     table_id: str
@@ -126,5 +126,5 @@ class RoundOut(BaseModel):
 
     round: int
     deadline: float | None = Field(description="a turn-based round's deadline")
-    games: list[GameOut]
+    games: list[TournamentGameOut]
     byes: list[TournamentPlayer]

@@ -228,7 +228,9 @@ class TournamentRunner:
     ) -> None:
         """Pair the next round among the players present, store it, open its tables."""
         rows, ratings = await self._field(tournament)
-        active = [user.id for entrant, user in rows if entrant.withdrawn_at is None]
+        active = [
+            user.id for entrant, user in rows if entrant.withdrawn_at is None and not entrant.paused
+        ]
         here = await self.present(active)
         present = [e for e in shown.entrants(rows, ratings) if e.id in here and not e.withdrawn]
         sizes = shown.sizes_of(tournament)

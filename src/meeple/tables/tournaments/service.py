@@ -139,7 +139,7 @@ class Tournaments:
         return await self.get(user, tournament.id)
 
     async def pause(self, user: User, tournament_id: str, paused: bool) -> dict[str, Any]:
-        """Pause ``user`` in an arena (not paired until resumed), or resume."""
+        """Pause ``user`` (not paired until resumed, in either format), or resume."""
         tournament = await self._find(user, tournament_id, None)
         if tournament.status not in store.OPEN_STATUSES:
             raise Code.TOURNAMENT_OVER.error(status=tournament.status)

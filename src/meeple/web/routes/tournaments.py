@@ -13,11 +13,11 @@ from meeple.tables.facade import TournamentAsk
 from meeple.web.deps import OptionalUser, ServicesDep, require_scope
 from meeple.web.schemas import ERRORS
 from meeple.web.tournament_schemas import (
-    JoinIn,
     PauseIn,
     RoundOut,
     TournamentDetailOut,
     TournamentIn,
+    TournamentJoinIn,
     TournamentOut,
 )
 
@@ -61,7 +61,7 @@ async def tournament_pairings(
 
 @router.post("/{tournament_id}/join", response_model=TournamentDetailOut)
 async def join_tournament(
-    tournament_id: str, services: ServicesDep, user: Player, body: JoinIn | None = None
+    tournament_id: str, services: ServicesDep, user: Player, body: TournamentJoinIn | None = None
 ) -> Any:
     """Join (again, after a withdrawal) before or during the tournament."""
     secret = body.secret if body is not None else None
@@ -78,7 +78,7 @@ async def withdraw_from_tournament(tournament_id: str, services: ServicesDep, us
 async def pause_in_tournament(
     tournament_id: str, body: PauseIn, services: ServicesDep, user: Player
 ) -> Any:
-    """Pause (not paired until resumed) or resume."""
+    """Pause (not paired until resumed) or resume, in either format."""
     return await services.tournaments.pause(user, tournament_id, body.paused)
 
 
