@@ -1,0 +1,149 @@
+"""How a tournament runs, as players meet it: a player away at a pairing sits that round out
+(no game, no bye) and is paired again once back; a withdrawn player is not paired again; a
+turn-based round's unfinished game is decided at its deadline (the clock faked); an arena
+pairs players again as they finish, until its end."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server_harness import Client, LiveServer, play_out
+from test_my_games import me_socket
+from test_tournament_play import paired_round, players, wait_until
+from websockets.sync.client import ClientConnection
+
+
+def present(field: list[Client]) -> list[ClientConnection]:
+    """Each player's page open (its account socket): present at every pairing."""
+    return [me_socket(client) for client in field]
+
+
+def play(by_id: dict[int, Client], game: dict[str, Any], name: str = "summy") -> None:
+    sockets = {}
+    for seat, player in enumerate(game["players"]):
+        sockets[seat] = by_id[player["id"]].connect(game["table_id"])
+        sockets[seat].recv_until(lambda m: m["type"] == "hello")
+    play_out(sockets, name)
+    for sock in sockets.values():
+        sock.close()
+
+
+def ids(clients: list[Client]) -> list[int]:
+    return [client.user["id"] for client in clients]  # type: ignore[index]
+
+
+def test_an_absent_player_sits_a_round_out_and_a_withdrawn_one_is_not_paired(
+    server: LiveServer,
+) -> None:
+    field = players(server, 5, "ab")
+    ada, away, gone = field[0], field[3], field[4]
+    body = {"name": "Away", "game": "summy", "format": "swiss", "rounds": 2,
+            "starts_at": server.clock.now() + 60}  # fmt: skip
+    tournament_id = ada.post("/api/tournaments", body, 201)["id"]
+    for client in field:
+        client.post(f"/api/tournaments/{tournament_id}/join")
+    gone.post(f"/api/tournaments/{tournament_id}/withdraw")
+    pages = present([*field[:3], gone])  # away has no page open, and was last seen long ago
+    server.advance(200)
+    first = paired_round(ada, tournament_id, 1)
+    seated = [p["id"] for game in first["games"] for p in game["players"]]
+    assert len(first["games"]) == 1 and len(first["byes"]) == 1
+    assert sorted([*seated, first["byes"][0]["id"]]) == sorted(ids(field[:3]))
+    pages.append(me_socket(away))  # back for round 2
+    by_id = dict(zip(ids(field), field, strict=True))
+    play(by_id, first["games"][0])
+    second = paired_round(ada, tournament_id, 2)
+    seated = [p["id"] for game in second["games"] for p in game["players"]]
+    assert sorted(seated) == sorted(ids(field[:4])) and second["byes"] == []
+    for game in second["games"]:
+        play(by_id, game)
+    final = wait_until(
+        lambda: (t := ada.get(f"/api/tournaments/{tournament_id}"))["status"] == "finished" and t
+    )
+    rows = {row["player"]["id"]: row for row in final["standings"]}
+    assert (rows[away.user["id"]]["games"], rows[away.user["id"]]["byes"]) == (1, 0)  # type: ignore[index]
+    assert rows[gone.user["id"]]["games"] == 0 and rows[gone.user["id"]]["withdrawn"]  # type: ignore[index]
+    assert final["players"] == 4
+    for page in pages:
+        page.close()
+
+
+def test_a_turn_based_round_ends_at_its_deadline(server: LiveServer) -> None:
+    field = players(server, 4, "tb")
+    ada = field[0]
+    body = {"name": "Daily", "game": "summy", "format": "swiss", "rounds": 2, "pace": "turn",
+            "round_days": 1, "move_seconds": 2 * 86400,
+            "starts_at": server.clock.now() + 60}  # fmt: skip
+    tournament_id = ada.post("/api/tournaments", body, 201)["id"]
+    for client in field:
+        client.post(f"/api/tournaments/{tournament_id}/join")
+    pages = present(field)
+    server.advance(60)
+    first = paired_round(ada, tournament_id, 1)
+    assert first["deadline"] == server.clock.now() + 86400
+    by_id = dict(zip(ids(field), field, strict=True))
+    played, late = first["games"]
+    play(by_id, played)
+    waiting = by_id[late["players"][0]["id"]].connect(late["table_id"])
+    waiting.recv_until(lambda m: m["type"] == "hello")
+    on_turn = waiting.to_act  # nobody moves at the second board
+    waiting.close()
+    server.advance(86400)
+    second = paired_round(ada, tournament_id, 2)
+    decided = next(
+        game
+        for paired in ada.get(f"/api/tournaments/{tournament_id}/pairings")
+        for game in paired["games"]
+        if game["table_id"] == late["table_id"]
+    )
+    assert (decided["status"], decided["how"]) == ("finished", "deadline")
+    assert decided["ranks"] == [2 if seat in on_turn else 1 for seat in range(2)]
+    assert len(second["games"]) == 2
+    for page in pages:
+        page.close()
+
+
+def test_an_arena_pairs_players_again_as_they_finish_until_its_end(server: LiveServer) -> None:
+    field = players(server, 4, "ar")
+    ada = field[0]
+    body = {"name": "Hourly", "game": "summy", "format": "arena", "minutes": 10,
+            "starts_at": server.clock.now() + 60}  # fmt: skip
+    created = ada.post("/api/tournaments", body, 201)
+    tournament_id = created["id"]
+    assert created["ends_at"] == created["starts_at"] + 600
+    for client in field:
+        client.post(f"/api/tournaments/{tournament_id}/join")
+    pages = present(field)
+    server.advance(60)
+    by_id = dict(zip(ids(field), field, strict=True))
+    played: set[str] = set()
+    while len(played) < 4:  # two waves of two boards: each player paired again at once
+        rounds = ada.get(f"/api/tournaments/{tournament_id}/pairings")
+        ready = [g for r in rounds for g in r["games"]
+                 if g["status"] == "playing" and g["table_id"] not in played]  # fmt: skip
+        if not ready:
+            wait_until(lambda: any(g["status"] == "playing" and g["table_id"] not in played
+                                   for r in ada.get(f"/api/tournaments/{tournament_id}/pairings")
+                                   for g in r["games"]))  # fmt: skip
+            continue
+        play(by_id, ready[0])
+        played.add(ready[0]["table_id"])
+    server.advance(600)  # the end: nobody is paired again
+    for paired in ada.get(f"/api/tournaments/{tournament_id}/pairings"):
+        for game in paired["games"]:
+            if game["table_id"] not in played and game["status"] != "finished":
+                play(by_id, game)
+    final = wait_until(
+        lambda: (t := ada.get(f"/api/tournaments/{tournament_id}"))["status"] == "finished" and t
+    )
+    games = [g for r in ada.get(f"/api/tournaments/{tournament_id}/pairings") for g in r["games"]]
+    assert all(g["status"] == "finished" for g in games) and len(games) >= 4
+    standings = final["standings"]
+    assert sum(row["games"] for row in standings) == 2 * len(games)
+    assert all(row["games"] >= 2 for row in standings)
+    assert [row["points"] for row in standings] == sorted(
+        (row["points"] for row in standings), reverse=True
+    )
+    assert {"wins", "performance", "on_fire"} <= set(standings[0])
+    for page in pages:
+        page.close()
