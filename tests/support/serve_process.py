@@ -20,14 +20,20 @@ ENTRY = "import sys; from meeple.cli import main; sys.exit(main())"
 class ServeProcess:
     """``meeple serve`` in a child process; only its loopback address is used."""
 
-    def __init__(self, data_home: Path, port: int, settings: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        data_home: Path,
+        port: int,
+        settings: dict[str, str] | None = None,
+        log_level: str = "warning",
+    ) -> None:
         self.url = f"http://127.0.0.1:{port}"
         src = str(Path(meeple.__file__).resolve().parents[1])
         env = {key: value for key, value in os.environ.items() if not key.startswith("MEEPLE_")}
         env.update(XDG_DATA_HOME=str(data_home), PYTHONPATH=src, **(settings or {}))
         self.log = (data_home / "serve.log").open("ab")
         self.process = subprocess.Popen(
-            [sys.executable, "-c", ENTRY, "serve", "--port", str(port), "--log-level", "warning"],
+            [sys.executable, "-c", ENTRY, "serve", "--port", str(port), "--log-level", log_level],
             env=env,
             stdout=self.log,
             stderr=subprocess.STDOUT,

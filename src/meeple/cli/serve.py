@@ -14,6 +14,17 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from meeple.config import ConfigError, Settings, load_settings
 from meeple.games.kit.commands import fail
+from meeple.observe.logs import configure_logging
+
+LOG_LEVELS = {
+    "trace": 5,
+    "debug": logging.DEBUG,
+    "info": logging.INFO,
+    "warning": logging.WARNING,
+    "error": logging.ERROR,
+    "critical": logging.CRITICAL,
+}
+"""``--log-level``'s names (uvicorn's: its ``trace`` is below debug) and their levels."""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -41,7 +52,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         " it owns are told to connect there",
     )
     parser.add_argument("--data-dir", help="folder for the SQLite file and the secret key")
-    parser.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
+    parser.add_argument(
+        "--log-level",
+        default="info",
+        choices=sorted(LOG_LEVELS),
+        help="the least a record must be to be logged (default info); MEEPLE_LOG_FORMAT=json"
+        " writes JSON lines (docs/operations.md)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -141,11 +158,12 @@ def run(args: argparse.Namespace) -> int:
         )
     except ConfigError as exc:
         fail(str(exc))
+    configure_logging(settings.log_format, LOG_LEVELS[args.log_level])
     preflight(settings)
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     app = create_app(settings)
     tune_gc()
-    uvicorn.run(app, **uvicorn_options(settings), log_level=args.log_level)
+    # No log_config: uvicorn's records go to the root logger's one handler, as every other.
+    uvicorn.run(app, **uvicorn_options(settings), log_level=args.log_level, log_config=None)
     return 0
 
 

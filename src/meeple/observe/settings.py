@@ -1,10 +1,12 @@
-"""The settings of what an operator watches: the metrics' token.
+"""The settings of what an operator watches: the metrics' token and the log's format.
 
 :class:`ObserveSettings` is a base of :class:`meeple.config.Settings`, which reads each
 from its ``MEEPLE_*`` variable like every other setting (docs/server.md lists them).
 """
 
 from __future__ import annotations
+
+from typing import Literal
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings
@@ -14,12 +16,17 @@ MIN_METRICS_TOKEN_LENGTH = 32
 
 
 class ObserveSettings(BaseSettings):
-    """``MEEPLE_METRICS_TOKEN``."""
+    """``MEEPLE_METRICS_TOKEN`` and ``MEEPLE_LOG_FORMAT``."""
 
     metrics_token: str = Field(
         "",
         description="the bearer token GET /metrics asks for (32+ characters); empty: /metrics"
         " is off and answers 404",
+    )
+
+    log_format: Literal["text", "json"] = Field(
+        "text",
+        description="the log's lines: text, or json (one JSON object a line; docs/operations.md)",
     )
 
     @field_validator("metrics_token")

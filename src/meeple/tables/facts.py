@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from meeple.games.base import Result
+from meeple.observe.request_ids import carrying
 from meeple.tables.core.log import PLAYING, LogEvent, SeatInfo, Snapshot
 
 if TYPE_CHECKING:
@@ -220,7 +221,7 @@ class TableFacts:
             self.dropped += 1
             log.warning("more than %d jobs after changes: one dropped", self.max_jobs)
             return
-        self._jobs.append(job)
+        self._jobs.append(carrying(job))  # its log lines name the request that queued it
         self._wake.set()
 
     def start(self) -> None:

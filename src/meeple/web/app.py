@@ -30,6 +30,7 @@ from meeple.web.me_socket import ME_SOCKET_PATH, me_socket_route
 from meeple.web.pages import email_pages
 from meeple.web.readiness import ReadyOut, readiness
 from meeple.web.reconnect_rush import TABLE_SOCKET_PATH, table_socket_route
+from meeple.web.request_ids import RequestIds
 from meeple.web.routes import account, analysis, auth, games, puzzles, records, tables, users
 from meeple.web.routes import challenges as challenge_routes
 from meeple.web.routes import email as email_routes
@@ -163,6 +164,8 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
     app.add_middleware(CrossSiteGuard)
     docs_paths = (app.docs_url, app.swagger_ui_oauth2_redirect_url, app.redoc_url)
     app.add_middleware(SecurityHeaders, docs_paths=docs_paths)
+    # Outermost: every answer carries its request id, and every log line of its work.
+    app.add_middleware(RequestIds)
     return app
 
 

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from meeple.bus import Bus, Subscription
 from meeple.errors import Code, MustWait, TableError
 from meeple.games.base import JSON
+from meeple.observe.request_ids import GOOD_ID, REQUEST_ID, on_table, working_for
 from meeple.tables.commands import Command, command_json, command_of
 
 if TYPE_CHECKING:
@@ -61,6 +62,13 @@ def new_call_id() -> str:
 def server_channel(server_id: str) -> str:
     """The bus channel where a server takes calls and replies."""
     return f"server:{server_id}"
+
+
+def request_of(call: dict[str, Any]) -> str | None:
+    """The id of the request a call was made for, on the caller's server (its log lines
+    and the owner's name the same request)."""
+    request_id = call.get("request")
+    return request_id if isinstance(request_id, str) and GOOD_ID.fullmatch(request_id) else None
 
 
 class NotOwner(Exception):
@@ -224,6 +232,7 @@ class CallRouter:
                     "table": table_id,
                     "op": tag,
                     "args": fields,
+                    "request": REQUEST_ID.get(),
                 },
             )
             reply = await self._answer_to(future, timeout, still_owner, check_every)
@@ -297,7 +306,8 @@ class CallRouter:
             answer = asyncio.get_running_loop().create_future()
             self.answers.keep(call_id, answer)
             try:
-                reply = await self._answer(message)
+                with working_for(request_of(message)), on_table(str(message.get("table"))):
+                    reply = await self._answer(message)
             except BaseException:
                 self.answers.forget(call_id)
                 answer.cancel()

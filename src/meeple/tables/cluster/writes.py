@@ -13,12 +13,14 @@ reads it back into the same command and runs it through :meth:`Writes.here` in t
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import TypeVar, assert_never
 
 from meeple.errors import TableError
 from meeple.games.base import JSON
+from meeple.observe.request_ids import on_table
 from meeple.tables.cluster.cluster import Cluster
 from meeple.tables.commands import (
     Act,
@@ -35,6 +37,8 @@ from meeple.tables.commands import (
     closed,
 )
 from meeple.tables.core.table import Table
+
+log = logging.getLogger(__name__)
 
 R = TypeVar("R")
 
@@ -67,17 +71,20 @@ class Writes:
         asked = closed(command)
         started = time.perf_counter()
         outcome = "failed"
-        try:
-            if table.owned:
-                answer = await self.here(table, asked)
-            else:
-                answer = await self.cluster.forward(table, asked, self.here)
-            outcome = "done"
-        except TableError:
-            outcome = "refused"
-            raise
-        finally:
-            self.timed(asked.tag, outcome, time.perf_counter() - started)
+        with on_table(table.info.id):
+            try:
+                if table.owned:
+                    answer = await self.here(table, asked)
+                else:
+                    answer = await self.cluster.forward(table, asked, self.here)
+                outcome = "done"
+            except TableError:
+                outcome = "refused"
+                raise
+            finally:
+                seconds = time.perf_counter() - started
+                self.timed(asked.tag, outcome, seconds)
+                log.debug("%s %s in %.1f ms", asked.tag, outcome, seconds * 1000)
         return command.result_of(answer)
 
     async def here(self, table: Table, command: Command) -> JSON:

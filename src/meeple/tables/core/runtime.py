@@ -260,6 +260,9 @@ class TableRuntime:
                         await self.table.write_action(seat, action, by)
                     except TableError:
                         continue  # refused, or another server moved first: look again
+                    log.debug(
+                        "the %s in seat %s moved", by, seat, extra={"table_id": self.table.info.id}
+                    )
                     self._thinking.pop(seat, None)
                     limit = self.table.ctx.settings.timeouts_before_zombie
                     info = self.table.snap.seats[seat]
