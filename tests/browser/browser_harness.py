@@ -41,7 +41,7 @@ NewPage = Callable[..., Page]
 """``new_page(lang="ja-JP", viewport=PHONE)``: a page in a fresh browser context."""
 
 KEY_SHAPE = re.compile(
-    r"\b(?:nav|home|lobby|create|account|profile|leaderboard|rules|table|replay|"
+    r"\b(?:nav|home|lobby|create|account|profile|leaderboard|rules|table|replay|tournament|"
     r"site|game|bot|pace|js|engine)\.[a-z_]+(?:\.[a-z_]+)*\b"
 )
 """What a catalog key looks like: one showing on a page is an untranslated text."""

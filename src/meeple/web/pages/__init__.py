@@ -125,6 +125,14 @@ def profile(request: Request, name: str) -> HTMLResponse:
     )
 
 
+@router.get("/tournaments/{tournament_id}", response_class=HTMLResponse)
+def tournament(request: Request, tournament_id: str, secret: str = "") -> HTMLResponse:
+    """A tournament: countdown, standings, the newest round's games, join and withdraw
+    (filled in by ``static/js/tournament.js`` from ``/api/tournaments``)."""
+    return render(request, "tournament.html", "tournament", tournament_id=tournament_id,
+                  secret=secret)  # fmt: skip
+
+
 @router.get("/table/{table_id}", response_class=HTMLResponse)
 @router.get("/tables/{table_id}", response_class=HTMLResponse)
 def table(request: Request, table_id: str, invite: str = "") -> HTMLResponse:
