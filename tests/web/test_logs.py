@@ -278,3 +278,33 @@ def test_meeple_serve_writes_json_lines_when_asked(tmp_path: Path) -> None:
     assert all(set(line) <= set(FIELDS) for line in lines)
     [ready] = [line for line in lines if "/api/ready" in line["message"]]
     assert ready["request_id"] == "ready-1" and ready["level"] == "INFO"
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+def test_the_owner_logs_a_forwarded_command_under_the_callers_request_id(
+    two_servers: tuple[LiveServer, LiveServer],
+) -> None:
+    east, west = two_servers
+    alice = east.client("alice")
+    alice.register("alice")
+    table_id = alice.create_table(game="slide", seats=2, bots={"1": "random"})["table"]["id"]
+    with json_log() as stream:
+        # Started through the other server: it forwards the start to the table's owner (east),
+        # whose bot then moves there.
+        started = httpx.post(
+            f"{west.url}/api/tables/{table_id}/start",
+            cookies=alice.http.cookies,
+            headers={"X-Request-ID": "start-via-west"},
+        )
+        assert started.status_code == 200, started.text
+        deadline = time.monotonic() + 20
+        while not any("moved" in line["message"] for line in lines_of(stream)):
+            assert time.monotonic() < deadline, "the bot did not move"
+            time.sleep(0.02)
+    assert west.services.tables.cluster.calls.stats.sent >= 1
+    assert east.services.tables.cluster.calls.stats.answered >= 1
+    moves = [line for line in lines_of(stream) if line["message"] == "the bot in seat 1 moved"]
+    assert moves and {(m["request_id"], m["table_id"]) for m in moves} == {
+        ("start-via-west", table_id)
+    }
