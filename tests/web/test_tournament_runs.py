@@ -5,6 +5,7 @@ pairs players again as they finish, until its end."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from server_harness import Client, LiveServer, play_out
@@ -26,6 +27,14 @@ def play(by_id: dict[int, Client], game: dict[str, Any], name: str = "summy") ->
     play_out(sockets, name)
     for sock in sockets.values():
         sock.close()
+
+
+def told_of(page: ClientConnection, kind: str) -> dict[str, Any]:
+    """The next line of ``kind`` the account socket relays (others skipped)."""
+    while True:
+        line: dict[str, Any] = json.loads(page.recv(timeout=10))
+        if line["type"] == kind:
+            return line
 
 
 def ids(clients: list[Client]) -> list[int]:
@@ -83,6 +92,12 @@ def test_a_turn_based_round_ends_at_its_deadline(server: LiveServer) -> None:
     assert first["deadline"] == server.clock.now() + 86400
     by_id = dict(zip(ids(field), field, strict=True))
     played, late = first["games"]
+    told = told_of(pages[ids(field).index(late["players"][0]["id"])], "tournament_game")
+    assert (told["table_id"], told["tournament"], told["round"]) == (
+        late["table_id"], tournament_id, 1)  # fmt: skip
+    notes = by_id[late["players"][0]["id"]].get("/api/notifications")["notifications"]
+    mine = [n["table_id"] for n in notes if n["kind"] == "tournament_game"]
+    assert mine == [late["table_id"]]
     play(by_id, played)
     waiting = by_id[late["players"][0]["id"]].connect(late["table_id"])
     waiting.recv_until(lambda m: m["type"] == "hello")

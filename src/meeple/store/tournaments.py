@@ -132,8 +132,11 @@ def join(session: Session, tournament_id: str, user_id: int, now: float) -> str 
     if active_count(session, tournament_id) >= tournament.max_players:
         return "full"
     if entrant is None:
-        session.add(TournamentEntrant(tournament_id=tournament_id, user_id=user_id,
-                                      joined_at=now, paused=False))  # fmt: skip
+        session.add(
+            TournamentEntrant(
+                tournament_id=tournament_id, user_id=user_id, joined_at=now, paused=False
+            )
+        )
     else:
         entrant.withdrawn_at, entrant.paused = None, False
     return None
@@ -206,11 +209,20 @@ def store_round(
     )
     if not moved.rowcount:  # type: ignore[attr-defined]
         return False
-    session.add(TournamentRound(tournament_id=tournament_id, round=number, paired_at=now,
-                                deadline=deadline))  # fmt: skip
+    session.add(
+        TournamentRound(tournament_id=tournament_id, round=number, paired_at=now, deadline=deadline)
+    )
     for board, (table_id, players) in enumerate(games, start=1):
-        session.add(TournamentGame(table_id=table_id, tournament_id=tournament_id, round=number,
-                                   board=board, players=list(players), status=PENDING))  # fmt: skip
+        session.add(
+            TournamentGame(
+                table_id=table_id,
+                tournament_id=tournament_id,
+                round=number,
+                board=board,
+                players=list(players),
+                status=PENDING,
+            )
+        )
     for user_id in byes:
         session.add(TournamentBye(tournament_id=tournament_id, round=number, user_id=user_id))
     return True
@@ -263,8 +275,9 @@ def games_of_tables(session: Session, table_ids: Sequence[str]) -> list[Tourname
     """The tournament games among these tables (most tables are no tournament's)."""
     if not table_ids:
         return []
-    return list(session.scalars(select(TournamentGame).where(
-        TournamentGame.table_id.in_(table_ids))))  # fmt: skip
+    return list(
+        session.scalars(select(TournamentGame).where(TournamentGame.table_id.in_(table_ids)))
+    )
 
 
 def record_finish(

@@ -76,6 +76,9 @@ class NotificationKind(StrEnum):
     """An invitation to a table addressed to this account (no producer yet: invites are links)."""
     REMATCH = "rematch", False, "js.notif.rematch"
     """An opponent at a finished table asked for a rematch (``data``: game, from)."""
+    TOURNAMENT_GAME = "tournament_game", False, "js.notif.tournament_game"
+    """A tournament paired the account: its game's table is open (``data``: tournament id,
+    name, game, round)."""
 
 
 EMAILED = tuple(kind for kind in NotificationKind if kind.emailed)

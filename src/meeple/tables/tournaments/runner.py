@@ -39,6 +39,8 @@ from meeple.tables.core.log import FINISHED
 from meeple.tables.core.ratings import shown_rating, starting_rating
 from meeple.tables.facts import GameFinished
 from meeple.tables.lobby.matchmaking import Matchmaking, new_table_id
+from meeple.tables.notices.notifications import NotificationKind, Notifier
+from meeple.tables.notices.user_events import publish_user_event
 from meeple.tables.tournaments import shown
 from meeple.tables.tournaments.arena import Waiting, arena_sheets, pair_arena
 from meeple.tables.tournaments.deadline import deadline_outcome
@@ -68,9 +70,13 @@ class TournamentRunner:
         registry: TableRegistry,
         matchmaking: Matchmaking,
         present: Present,
+        notifier: Notifier,
     ) -> None:
         self.db, self.clock, self.ownership = db, clock, ownership
         self.registry, self.matchmaking, self.present = registry, matchmaking, present
+        self.notifier = notifier
+        """Tells the paired accounts: a ``tournament_game`` line on their event streams, and
+        a notification to people."""
         self._finished: list[tuple[str, tuple[int, ...], bool]] = []
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -154,8 +160,9 @@ class TournamentRunner:
             end = shown.ends_at(tournament)
             if end is not None and now >= end:
                 if not playing:
-                    await self.db.run(store.set_status, tournament.id, [store.RUNNING],
-                                      store.FINISHED, now)  # fmt: skip
+                    await self.db.run(
+                        store.set_status, tournament.id, [store.RUNNING], store.FINISHED, now
+                    )
                 return
             await self._pair_arena(tournament, games, now)
             return
@@ -170,8 +177,9 @@ class TournamentRunner:
         """Start at the start time, or cancel for want of players."""
         players = await self.db.run(store.active_count, tournament.id)
         if players < shown.sizes_of(tournament).least:
-            await self.db.run(store.set_status, tournament.id, [store.SCHEDULED],
-                              store.CANCELLED, now)  # fmt: skip
+            await self.db.run(
+                store.set_status, tournament.id, [store.SCHEDULED], store.CANCELLED, now
+            )
             return
         if await self.db.run(
             store.set_status, tournament.id, [store.SCHEDULED], store.RUNNING, now
@@ -199,12 +207,14 @@ class TournamentRunner:
             result = table.snap.result
             if table.snap.status == FINISHED and result is not None:
                 how = "aborted" if table.snap.aborted else "played"
-                changed |= await self.db.run(store.record_finish, game.table_id,
-                                             list(result.ranks), how, now)  # fmt: skip
+                changed |= await self.db.run(
+                    store.record_finish, game.table_id, list(result.ranks), how, now
+                )
             else:
                 outcome = deadline_outcome(table.game, table.snap.state, len(game.players))
-                changed |= await self.db.run(store.record_finish, game.table_id,
-                                             list(outcome.ranks), "deadline", now)  # fmt: skip
+                changed |= await self.db.run(
+                    store.record_finish, game.table_id, list(outcome.ranks), "deadline", now
+                )
         return await self.db.run(store.games_of, tournament.id) if changed else games
 
     async def ratings(self, game: str, user_ids: Sequence[int]) -> dict[int, int]:
@@ -302,8 +312,9 @@ class TournamentRunner:
         (nothing, if another server stored that round first)."""
         number = tournament.round + 1
         games = [(new_table_id(), list(players)) for players in tables]
-        stored = await self.db.run(store.store_round, tournament.id, number, now, deadline,
-                                   games, byes)  # fmt: skip
+        stored = await self.db.run(
+            store.store_round, tournament.id, number, now, deadline, games, byes
+        )
         if not stored:
             return
         tournament.round = number
@@ -334,13 +345,46 @@ class TournamentRunner:
         settings = TableSettings(tournament.private, tournament.rated, tournament.pace)
         opened = []
         for table_id, players in games:
-            spec = table_spec(tournament.game, dict(tournament.options), len(players),
-                              settings, tournament.move_seconds)  # fmt: skip
+            spec = table_spec(
+                tournament.game,
+                dict(tournament.options),
+                len(players),
+                settings,
+                tournament.move_seconds,
+            )
             seated = [(player, names[player]) for player in players]
             try:
-                await self.matchmaking.open_seated(table_id, tournament.creator_id, spec, seated)
+                table = await self.matchmaking.open_seated(
+                    table_id, tournament.creator_id, spec, seated
+                )
             except Exception:
                 log.exception("tournament %s: table %s did not open", tournament.id, table_id)
                 continue
             opened.append(table_id)
+            bots = {seat.user_id for seat in table.snap.seats if seat.bot_account}
+            for player in players:
+                await self._tell(tournament, table_id, player, player in bots)
         await self.db.run(store.mark_playing, opened)
+
+    async def _tell(self, tournament: Tournament, table_id: str, player: int, bot: bool) -> None:
+        """Tell ``player`` its game of the round is open (a failure only loses the news)."""
+        data = {
+            "tournament": tournament.id,
+            "name": tournament.name,
+            "game": tournament.game,
+            "round": tournament.round,
+        }
+        try:
+            await publish_user_event(
+                self.notifier.bus, player, {"type": "tournament_game", "table_id": table_id, **data}
+            )
+            if not bot:
+                await self.notifier.notify(
+                    player,
+                    NotificationKind.TOURNAMENT_GAME,
+                    data,
+                    table_id=table_id,
+                    dedupe=f"tournament:{table_id}",
+                )
+        except Exception:
+            log.warning("tournament %s: telling %s failed", tournament.id, player, exc_info=True)

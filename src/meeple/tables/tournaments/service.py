@@ -154,8 +154,9 @@ class Tournaments:
         if tournament.creator_id != user.id:
             raise Code.NOT_ORGANIZER.error(what="cancel it")
         now = self.clock.now()
-        if not await self.db.run(store.set_status, tournament.id, [store.SCHEDULED],
-                                 store.CANCELLED, now):  # fmt: skip
+        if not await self.db.run(
+            store.set_status, tournament.id, [store.SCHEDULED], store.CANCELLED, now
+        ):
             if tournament.status in (store.FINISHED, store.CANCELLED):
                 raise Code.TOURNAMENT_OVER.error(status=tournament.status)
             raise Code.TOURNAMENT_STARTED.error()

@@ -129,8 +129,9 @@ def profile(request: Request, name: str) -> HTMLResponse:
 def tournament(request: Request, tournament_id: str, secret: str = "") -> HTMLResponse:
     """A tournament: countdown, standings, the newest round's games, join and withdraw
     (filled in by ``static/js/tournament.js`` from ``/api/tournaments``)."""
-    return render(request, "tournament.html", "tournament", tournament_id=tournament_id,
-                  secret=secret)  # fmt: skip
+    return render(
+        request, "tournament.html", "tournament", tournament_id=tournament_id, secret=secret
+    )
 
 
 @router.get("/table/{table_id}", response_class=HTMLResponse)

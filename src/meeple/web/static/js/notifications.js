@@ -34,6 +34,8 @@ function textOf(note) {
     rank: data.rank,
     players: data.players,
     count: data.score,
+    name: data.name,
+    round: data.round,
   });
 }
 
