@@ -56,7 +56,8 @@ class Metrics:
         self.commands = Histogram(
             "meeple_command_seconds",
             "Table commands from reaching Writes.run to their answer, by command and outcome"
-            " (done, refused, failed); command=act are the players' actions.",
+            " (done; refused by a rule or a limit; failed: an error, or the request went away);"
+            " command=act are the players' actions.",
             ["command", "outcome"],
             buckets=COMMAND_BUCKETS,
             registry=registry,
