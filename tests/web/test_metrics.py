@@ -11,7 +11,7 @@ import pytest
 from bot_api_support import bot_account
 from event_streams import EventStream
 from prometheus_client.parser import text_string_to_metric_families
-from server_harness import LiveServer, make_settings, play_out, start_server
+from server_harness import LiveServer, make_settings, play_out, require_redis, start_server
 
 TOKEN = "m" * 40
 Figures = dict[tuple[str, frozenset[tuple[str, str]]], float]
@@ -146,3 +146,30 @@ def test_metrics_need_the_token_and_are_off_without_one(
     off = httpx.get(f"{server.url}/metrics", headers={"Authorization": f"Bearer {TOKEN}"})
     assert off.status_code == 404
     assert "/metrics" not in httpx.get(f"{server.url}/openapi.json").json()["paths"]
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+def test_two_servers_count_the_calls_they_forward_and_time_redis(
+    tmp_path: Path, pg_url: str
+) -> None:
+    redis_url = require_redis()
+    east = start_server(make_settings(tmp_path / "a", pg_url, redis=redis_url, metrics_token=TOKEN))
+    west = start_server(make_settings(tmp_path / "b", pg_url, redis=redis_url, metrics_token=TOKEN))
+    try:
+        alice, bob = east.client("alice"), west.client("bob")
+        alice.guest()
+        bob.guest()
+        table_id = alice.create_table(game="slide", seats=2)["table"]["id"]
+        bob.post(f"/api/tables/{table_id}/join", {})  # east runs the table: forwarded there
+        on_east, on_west = scrape(east), scrape(west)
+        assert figure(on_west, "meeple_forwarded_calls_total", kind="sent") >= 1
+        assert figure(on_east, "meeple_forwarded_calls_total", kind="answered") >= 1
+        assert figure(on_west, "meeple_command_seconds_count", command="join", outcome="done") == 1
+        assert figure(on_east, "meeple_tables", status="open", owned="true") == 1
+        assert figure(on_west, "meeple_tables", status="open", owned="false") == 1
+        for figures in (on_east, on_west):
+            assert figure(figures, "meeple_round_trip_seconds", to="redis") > 0
+    finally:
+        east.stop()
+        west.stop()
