@@ -23,6 +23,7 @@ from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic_settings import SettingsConfigDict
 
 from meeple.observe.settings import ObserveSettings
+from meeple.tournament_settings import TournamentSettings
 
 SECRET_KEY_FILE = "secret_key"
 """The file, in the data folder, that keeps the generated secret key."""
@@ -40,9 +41,10 @@ def default_data_dir() -> Path:
     return Path(base) / "meeple"
 
 
-class Settings(ObserveSettings):
+class Settings(ObserveSettings, TournamentSettings):
     """Every setting of the server; each is read from ``MEEPLE_<NAME>`` as well (those of
-    what an operator watches are in :class:`~meeple.observe.settings.ObserveSettings`)."""
+    what an operator watches are in :class:`~meeple.observe.settings.ObserveSettings`, those
+    of tournaments in :class:`~meeple.tournament_settings.TournamentSettings`)."""
 
     model_config = SettingsConfigDict(env_prefix="MEEPLE_", extra="forbid")
 
@@ -244,12 +246,6 @@ class Settings(ObserveSettings):
         7 * 86_400,
         ge=60,
         description="the same for a turn-based table (pace turn), whose players come by days",
-    )
-    max_open_tournaments: int = Field(
-        3,
-        ge=1,
-        description="tournaments one account may have created that are not over yet, on all"
-        " servers (the next is refused: 409 too_many_tournaments)",
     )
     max_waiting_tables: int = Field(
         5,

@@ -51,7 +51,8 @@ class Tournament(Base):
     secret: Mapped[str | None] = mapped_column(String(32), nullable=True)
     """A private tournament's link secret."""
     max_players: Mapped[int] = mapped_column(Integer)
-    creator_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    creator_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    """Who created it; ``None``: the site (a recurring tournament, migration 0017)."""
     status: Mapped[str] = mapped_column(String(16))
     """scheduled, running, finished or cancelled."""
     round: Mapped[int] = mapped_column(Integer, default=0)

@@ -60,6 +60,15 @@ def insert_tournament_within(session: Session, values: dict[str, Any], max_open:
     return True
 
 
+def insert_site_tournament(session: Session, values: dict[str, Any]) -> bool:
+    """Store a tournament of the site's (a recurring one) unless its id is stored already;
+    whether it was stored now."""
+    if session.get(Tournament, values["id"]) is not None:
+        return False
+    session.add(Tournament(**values))
+    return True
+
+
 def tournament_by_id(session: Session, tournament_id: str) -> Tournament | None:
     """The tournament ``tournament_id``, if any."""
     return session.get(Tournament, tournament_id)

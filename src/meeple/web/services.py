@@ -166,7 +166,9 @@ class Services:
         )
         online_bots = OnlineBots(bus, tables.server_id)
         present = functools.partial(present_accounts, db, clock, caps, online_bots)
-        runner = TournamentRunner(db, clock, ownership, registry, matchmaking, present, notifier)
+        runner = TournamentRunner(
+            db, clock, ownership, registry, matchmaking, present, notifier, settings.recurring()
+        )
 
         # What follows each table's change, after its answer.
         for kind in LOBBY_STANDING:

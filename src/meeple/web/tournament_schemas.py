@@ -77,7 +77,7 @@ class TournamentOut(BaseModel):
     bots_allowed: bool
     private: bool
     max_players: int
-    creator_id: int
+    creator_id: int | None = Field(description="None: the site's (a recurring one)")
     status: Literal["scheduled", "running", "finished", "cancelled"]
     round: int = Field(description="the last round paired (an arena: pairing passes)")
     players: int = Field(description="entrants not withdrawn")

@@ -7,6 +7,7 @@ docs/tournaments.md ("Creating a tournament") states the limits.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from meeple.errors import Code
 from meeple.games.base import JSON, AnyGame
@@ -72,6 +73,38 @@ class TournamentPlan:
     move_seconds: int
     duration_s: int | None
     round_s: int | None
+
+
+def tournament_row(
+    plan: TournamentPlan, tournament_id: str, creator_id: int | None, secret: str | None, now: float
+) -> dict[str, Any]:
+    """The stored columns of a new tournament of ``plan`` (``creator_id`` ``None``: the
+    site's)."""
+    ask = plan.ask
+    return {
+        "id": tournament_id,
+        "name": ask.name,
+        "game": ask.game,
+        "options": plan.options,
+        "format": ask.format,
+        "rounds": ask.rounds if ask.format == "swiss" else None,
+        "duration_s": plan.duration_s,
+        "table_size": plan.sizes.size,
+        "pace": ask.pace,
+        "move_seconds": plan.move_seconds,
+        "round_s": plan.round_s,
+        "starts_at": ask.starts_at,
+        "rated": ask.rated,
+        "bots_allowed": ask.bots_allowed,
+        "private": ask.private,
+        "secret": secret,
+        "max_players": ask.max_players,
+        "creator_id": creator_id,
+        "status": "scheduled",
+        "round": 0,
+        "created_at": now,
+        "finished_at": None,
+    }
 
 
 def table_sizes_of(game: AnyGame, asked: int | None) -> Sizes:

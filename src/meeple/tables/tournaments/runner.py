@@ -26,7 +26,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
+from typing import Any
 
 from meeple.store import queries
 from meeple.store import tournaments as store
@@ -44,7 +47,13 @@ from meeple.tables.notices.user_events import publish_user_event
 from meeple.tables.tournaments import shown
 from meeple.tables.tournaments.arena import Waiting, arena_sheets, pair_arena
 from meeple.tables.tournaments.deadline import deadline_outcome
-from meeple.tables.tournaments.plan import TableSettings, table_spec
+from meeple.tables.tournaments.plan import (
+    TableSettings,
+    TournamentAsk,
+    check_ask,
+    table_spec,
+    tournament_row,
+)
 from meeple.tables.tournaments.swiss import pair_swiss
 from meeple.tables.tournaments.swiss_tables import seat_swiss_tables
 
@@ -71,10 +80,14 @@ class TournamentRunner:
         matchmaking: Matchmaking,
         present: Present,
         notifier: Notifier,
+        recurring: Sequence[dict[str, Any]] = (),
     ) -> None:
         self.db, self.clock, self.ownership = db, clock, ownership
         self.registry, self.matchmaking, self.present = registry, matchmaking, present
         self.notifier = notifier
+        self.recurring = [recurring_ask(entry, clock.now()) for entry in recurring]
+        """The site's recurring tournaments: each one's settings and period (checked now, so
+        a server given a wrong one refuses to start)."""
         """Tells the paired accounts: a ``tournament_game`` line on their event streams, and
         a notification to people."""
         self._finished: list[tuple[str, tuple[int, ...], bool]] = []
@@ -134,8 +147,12 @@ class TournamentRunner:
                 log.exception("a look at the tournaments failed")
 
     async def look(self) -> None:
-        """Do what is due in every tournament this server holds."""
+        """Schedule the site's next recurring tournaments, then do what is due in every
+        tournament this server holds."""
         self.looks += 1
+        for index, (ask, every_s) in enumerate(self.recurring):
+            if await self.ownership.hold(f"recurring:{index}", LEASE_S):
+                await self._schedule_next(index, ask, every_s)
         for tournament in await self.db.run(store.tournaments_to_run):
             if not await self.ownership.hold(f"tournament:{tournament.id}", LEASE_S):
                 continue
@@ -143,6 +160,17 @@ class TournamentRunner:
                 await self.advance(tournament)
             except Exception:
                 log.exception("tournament %s: a step failed", tournament.id)
+
+    async def _schedule_next(self, index: int, ask: TournamentAsk, every_s: int) -> None:
+        """Store the next one of recurring tournament ``index``: its start the next multiple
+        of ``every_s`` (seconds since the epoch) after now, its id made of both, so it is
+        stored once whoever stores it."""
+        now = self.clock.now()
+        start = (int(now) // every_s + 1) * every_s
+        plan = check_ask(replace(ask, starts_at=float(start)), now)
+        secret = secrets.token_urlsafe(12) if ask.private else None
+        row = tournament_row(plan, f"r{index}-{start}", None, secret, now)
+        await self.db.run(store.insert_site_tournament, row)
 
     async def advance(self, tournament: Tournament) -> None:
         """Do what is due in ``tournament`` now."""
@@ -353,10 +381,9 @@ class TournamentRunner:
                 tournament.move_seconds,
             )
             seated = [(player, names[player]) for player in players]
+            creator = tournament.creator_id or players[0]  # the site's: its first player
             try:
-                table = await self.matchmaking.open_seated(
-                    table_id, tournament.creator_id, spec, seated
-                )
+                table = await self.matchmaking.open_seated(table_id, creator, spec, seated)
             except Exception:
                 log.exception("tournament %s: table %s did not open", tournament.id, table_id)
                 continue
@@ -388,3 +415,13 @@ class TournamentRunner:
                 )
         except Exception:
             log.warning("tournament %s: telling %s failed", tournament.id, player, exc_info=True)
+
+
+def recurring_ask(entry: dict[str, Any], now: float) -> tuple[TournamentAsk, int]:
+    """A recurring tournament of ``MEEPLE_RECURRING_TOURNAMENTS``: its settings (checked as
+    a creator's would be, at a start one period from ``now``) and its period in seconds."""
+    every_s = int(entry["every_minutes"]) * 60
+    fields = {key: value for key, value in entry.items() if key != "every_minutes"}
+    ask = TournamentAsk(**fields, starts_at=now + every_s)
+    check_ask(ask, now)
+    return ask, every_s

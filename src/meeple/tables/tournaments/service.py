@@ -16,7 +16,7 @@ from meeple.store.tournament_models import Tournament
 from meeple.tables.clock import Clock
 from meeple.tables.lobby.matchmaking import new_table_id
 from meeple.tables.tournaments import shown
-from meeple.tables.tournaments.plan import TournamentAsk, check_ask
+from meeple.tables.tournaments.plan import TournamentAsk, check_ask, tournament_row
 from meeple.tables.tournaments.runner import TournamentRunner
 
 LIST_LIMIT = 100
@@ -38,30 +38,7 @@ class Tournaments:
         plan = check_ask(ask, now)
         tournament_id = new_table_id()
         secret = secrets.token_urlsafe(12) if ask.private else None
-        values: dict[str, Any] = {
-            "id": tournament_id,
-            "name": ask.name,
-            "game": ask.game,
-            "options": plan.options,
-            "format": ask.format,
-            "rounds": ask.rounds if ask.format == shown.SWISS else None,
-            "duration_s": plan.duration_s,
-            "table_size": plan.sizes.size,
-            "pace": ask.pace,
-            "move_seconds": plan.move_seconds,
-            "round_s": plan.round_s,
-            "starts_at": ask.starts_at,
-            "rated": ask.rated,
-            "bots_allowed": ask.bots_allowed,
-            "private": ask.private,
-            "secret": secret,
-            "max_players": ask.max_players,
-            "creator_id": user.id,
-            "status": store.SCHEDULED,
-            "round": 0,
-            "created_at": now,
-            "finished_at": None,
-        }
+        values = tournament_row(plan, tournament_id, user.id, secret, now)
         cap = self.settings.max_open_tournaments
         if not await self.db.run(store.insert_tournament_within, values, cap):
             raise Code.TOO_MANY_TOURNAMENTS.error(limit=cap)
