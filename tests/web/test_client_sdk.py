@@ -83,6 +83,11 @@ def test_the_account_and_the_refusals_carry_the_server_code(server: LiveServer) 
                 await client.table("no-such-table")
             assert missing.value.code == "no_table" and missing.value.status == 404
             assert missing.value.family == "not_found"
+            # Once it is the bot's turn (the deal may give the first move to the other seat),
+            # an action the game cannot read is refused as such, not as out of turn.
+            async for line in client.game(table_id):
+                if line.get("legal"):
+                    break
             with pytest.raises(GameError) as illegal:
                 await client.act(table_id, {"type": "nonsense"})
             assert illegal.value.status in (400, 422)
