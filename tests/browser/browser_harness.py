@@ -82,6 +82,8 @@ class ServerProcess:
             "MEEPLE_LIMIT_GUESTS": "1000/minute",
             "MEEPLE_LIMIT_AUTH": "1000/minute",
             "MEEPLE_LIMIT_TABLES": "1000/minute",
+            # Each Summy turn of a page asks the analysis board for its count of placements.
+            "MEEPLE_LIMIT_ANALYSIS": "1000/minute",
             # Two people meet at a quick-play table in the tests: no bots before a minute.
             "MEEPLE_QUICK_PLAY_BOTS_AFTER_S": "60",
             # The puzzle tests store their own puzzles; bot games only where a test asks.

@@ -54,6 +54,7 @@ export function createSummy(root, ctx) {
   // The stock is counted at its right end: under the rack it took a row of its own in Italian.
   const tableNote = el("p", { class: "felt-note", role: "status" });
   const feltHead = el("div", { class: "felt-head" }, tableNote, ctx.puzzle || ctx.replay ? null : stock);
+  const playing = !ctx.replay && !ctx.puzzle;
   // A replay shows the game, not how to play it: no placing help, no buttons.
   root.replaceChildren(...[feltHead, viewport, ctx.replay ? null : help, cursorNews, rack, ctx.replay ? null : controls].filter(Boolean));
   // Ctrl+Enter (or ⌘+Enter) plays from the board or the rack: no Tab walk to the button.
@@ -209,7 +210,7 @@ export function createSummy(root, ctx) {
 
   async function check() {
     const seq = ++checkSeq;
-    if (!staged.size) { ctx.say("", ""); return; }
+    if (!staged.size) { sayIdle(); return; }
     const body = {
       position: { tiles: view.tiles, equations: view.equations.map(({ row, col, dir, length }) => ({ row, col, dir, length })), hand: hand() },
       action: { type: "place", ...placement() },
@@ -229,6 +230,39 @@ export function createSummy(root, ctx) {
     redraw();
   }
 
+  // A turn with no equation to make says so on the feedback line, with the reason and the way
+  // on (discard, or pass once the stock is empty), that button marked: a greyed Pass with no
+  // reason read as a broken page. The analysis board counts the placements (none are shown).
+  let stuck = null; // {turn, none}: whether the hand makes no equation at this turn
+
+  /** This turn's key: a new one after any move or draw. */
+  const turnKey = () => JSON.stringify([view.hand, (view.tiles || []).length, view.last_move, view.stock]);
+  const isStuck = () => playing && myTurn() && Boolean(stuck && stuck.none && stuck.turn === turnKey());
+
+  async function lookForPlacements() {
+    const turn = turnKey();
+    if (!playing || !myTurn() || (stuck && stuck.turn === turn)) return;
+    stuck = { turn, none: false };
+    const position = { tiles: view.tiles, equations: view.equations.map(({ row, col, dir, length }) => ({ row, col, dir, length })), hand: hand() };
+    try {
+      const response = await fetch("/api/analysis/summy?limit=0", {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(position),
+      });
+      if (!response.ok) return; // no help rather than a wrong one
+      const answer = await response.json();
+      if (stuck.turn !== turn) return;
+      stuck.none = answer.count === 0;
+    } catch { return; }
+    if (!staged.size && !discardMode) sayIdle();
+    redraw();
+  }
+
+  /** The feedback line with nothing staged: the help of a turn without an equation, or empty. */
+  function sayIdle() {
+    if (!isStuck()) { ctx.say("", ""); return; }
+    ctx.say(t((view.stock ?? 0) > 0 ? "js.summy.stuck_discard" : "js.summy.stuck_pass"), "help");
+  }
+
   function confirmPlace() {
     if (!myTurn() || !staged.size || !verdict || !verdict.legal) return;
     act({ type: "place", ...placement() });
@@ -246,7 +280,8 @@ export function createSummy(root, ctx) {
     if (discardMode) staged = new Map();
     selected = null;
     verdict = null;
-    ctx.say(discardMode ? t("js.summy.discard_help") : "", "");
+    if (discardMode) ctx.say(t("js.summy.discard_help"), "");
+    else sayIdle();
     redraw();
   }
 
@@ -346,6 +381,12 @@ export function createSummy(root, ctx) {
     buttons.confirmDiscard.hidden = buttons.cancelDiscard.hidden = !discardMode;
     buttons.confirmDiscard.disabled = !discardPicks.size;
     buttons.pass.disabled = !mine || (view.stock ?? 0) > 0;
+    // Why it cannot be used, on the button itself; the way on of a turn without an equation
+    // is the marked button.
+    buttons.pass.title = mine && (view.stock ?? 0) > 0 ? t("js.summy.pass_when") : "";
+    const wayOn = isStuck() ? ((view.stock ?? 0) > 0 ? buttons.discard : buttons.pass) : null;
+    buttons.discard.classList.toggle("primary", wayOn === buttons.discard && !discardMode);
+    buttons.pass.classList.toggle("primary", wayOn === buttons.pass);
     dirBox.hidden = staged.size !== 1;
     for (const button of dirButtons) button.setAttribute("aria-pressed", String(button.dataset.dir === singleDir));
     stock.textContent = t("js.summy.stock", { n: view.stock ?? 0 });
@@ -390,6 +431,7 @@ export function createSummy(root, ctx) {
       if (moveKey !== lastMoveKey || !before) board.centreOn(lastCells());
       lastMoveKey = moveKey;
       showTableNote(next.last_move);
+      lookForPlacements();
     },
     /** Centre the felt on the whole table (a puzzle: no last move to look at). */
     centreOnTable() {
