@@ -16,6 +16,7 @@ from browser_harness import NewPage, ServerProcess, untranslated
 from event_streams import EventStream
 from playwright.sync_api import expect
 from test_browser_account import sign_up
+from test_browser_axe import violations
 
 pytestmark = pytest.mark.browser
 
@@ -102,3 +103,37 @@ def test_a_person_cancels_and_accepts_a_challenge(new_page: NewPage, live: Serve
         incoming.get_by_role("button", name="Accept").click()
         start = events.next("game_start")
         page.wait_for_url(f"**/table/{start['table_id']}")
+
+
+def test_the_bots_online_are_listed_on_the_home_page_with_a_clock_to_choose(
+    new_page: NewPage, live: ServerProcess
+) -> None:
+    """A bot online shows in its own section of the home page, each game it takes a button; the
+    challenge carries the clock chosen there (the server's paces, not always 60 s a move), and
+    so does one sent from a game card's level list."""
+    with online_bot(live, "summy,slide") as (name, _bot, events):
+        page = new_page("it-IT")
+        page.goto("/")
+        section = page.locator("#online-bots")
+        expect(section).to_be_visible()
+        row = section.locator("li").filter(has_text=name)
+        expect(row.get_by_role("link", name=f"{name} (BOT)")).to_have_attribute(
+            "href", f"/profile/{name}"
+        )
+        assert violations(page, "home, a bot online") == []
+        clock = section.get_by_label("Tempo per la sfida")
+        expect(clock.locator("option")).to_have_count(5)
+        clock.select_option(label="10 minuti a mossa")
+        row.get_by_role("button", name=f"Sfida a Slide: {name}").click()
+        sent = events.next("challenge")["challenge"]
+        assert (sent["game"], sent["pace"], sent["move_seconds"]) == ("slide", "realtime", 600)
+        expect(page.locator("#challenge-wait")).to_be_visible()
+        page.get_by_role("button", name="Annulla", exact=True).click()
+        assert events.next("challenge_cancelled")["challenge"]["id"] == sent["id"]
+
+        clock.select_option(label="24 ore a mossa")
+        page.locator('select[data-bot-level="summy"]').select_option(f"online:{name}")
+        page.locator("#card-summy button[data-bot]").click()
+        sent = events.next("challenge")["challenge"]
+        assert (sent["game"], sent["pace"], sent["move_seconds"]) == ("summy", "turn", 86400)
+        assert untranslated(page) == []

@@ -1,5 +1,6 @@
-// Challenges on the home page: the external bots online among each card's bot levels, a challenge
-// to one of them waiting for its answer (then the table), and the challenges sent to the player.
+// Challenges on the home page: the external bots online, listed in their own section and among
+// each card's bot levels, a challenge to one of them (on the clock chosen there) waiting for its
+// answer (then the table), and the challenges sent to the player.
 import { api, currentUser, ensurePlayer } from "./api.js";
 import { el, t } from "./i18n.js";
 import { nameText } from "./names.js";
@@ -29,12 +30,41 @@ function fillSelect(select, game, bots) {
   if ([...select.options].some((option) => option.value === kept)) select.value = kept;
 }
 
-async function refreshOnline() {
+/** The home page's list of the bots online: each one's profile and a challenge per game it
+ * takes (the games are the cards' own, in their order). */
+function drawOnline(bots, showError) {
+  const games = [...document.querySelectorAll("[data-bot-level]")].map((select) => select.dataset.botLevel);
+  const rows = bots.map((bot) => {
+    const taking = games.filter((game) => !bot.accept || bot.accept.includes(game));
+    if (!taking.length) return null;
+    return el("li", { dataset: { bot: bot.name } },
+      el("a", { href: `/profile/${encodeURIComponent(bot.name)}` }, nameText(bot.name, true)), " ",
+      ...taking.map((game) => {
+        const text = t("js.challenge.challenge_to", { game: t("game." + game) });
+        // Its name says which bot too, after the words it shows (several bots, one word each).
+        return el("button", {
+          type: "button", "aria-label": `${text}: ${bot.name}`,
+          onclick: () => challengeBot(bot.name, game, 2, showError),
+        }, text);
+      }));
+  }).filter(Boolean);
+  $("online-bots-list").replaceChildren(...rows);
+  $("online-bots").hidden = rows.length === 0;
+}
+
+async function refreshOnline(showError) {
   let bots = [];
   try { bots = await api("GET", "/api/bots/online"); } catch { /* the built-in levels stay */ }
   for (const select of document.querySelectorAll("[data-bot-level]")) {
     fillSelect(select, select.dataset.botLevel, bots);
   }
+  if ($("online-bots")) drawOnline(bots, showError);
+}
+
+/** The clock chosen for a challenge to a bot ("realtime:180" by default, the create form's). */
+function chosenClock() {
+  const [pace, seconds] = ($("challenge-clock")?.value || "realtime:180").split(":");
+  return { pace, move_seconds: Number(seconds) };
 }
 
 let waiting = null;
@@ -79,7 +109,7 @@ export async function challengeBot(name, game, players, showError) {
   try {
     await ensurePlayer();
     const sent = await api("POST", "/api/challenges", {
-      to: name, game, options: { players }, pace: "realtime", move_seconds: 60, rated: false,
+      to: name, game, options: { players }, ...chosenClock(), rated: false,
     });
     waiting = sent.id;
     showWait(t("js.challenge.waiting", { name: nameText(name, true) }), true);
@@ -131,8 +161,8 @@ async function refreshIncoming(me, paceText, showError) {
 /** Start the page's challenge parts: the online bots, the cancel button, the incoming list. */
 export async function startChallenges({ paceText, showError }) {
   $("challenge-cancel").addEventListener("click", () => cancelWaiting(showError));
-  refreshOnline();
-  setInterval(refreshOnline, ONLINE_EVERY_MS);
+  refreshOnline(showError);
+  setInterval(() => refreshOnline(showError), ONLINE_EVERY_MS);
   const me = await currentUser().catch(() => null);
   if (!me) return;
   refreshIncoming(me, paceText, showError);
