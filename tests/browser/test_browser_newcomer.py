@@ -3,12 +3,14 @@ and a table or replay they may not see."""
 
 from __future__ import annotations
 
+import secrets
 import time
 from typing import Any
 
 import pytest
-from browser_harness import NewPage, shot
+from browser_harness import NewPage, ServerProcess, shot
 from playwright.sync_api import Page, expect
+from test_browser_account import sign_in
 
 from meeple.bots import get_bot
 
@@ -147,6 +149,36 @@ def test_an_anonymous_visitor_on_an_invite_page_says_a_line_and_it_is_posted(
     box.fill("on joue ?")
     box.press("Enter")
     expect(host.locator("#chat li")).to_have_text([f"{name}: bonjour !", f"{name}: on joue ?"])
+
+
+def test_a_guest_who_signs_in_to_their_account_keeps_the_game_they_played(
+    new_page: NewPage, live: ServerProcess
+) -> None:
+    """A game against a bot played as a guest, then the sign-in form to the account the player
+    already had: the replay opens (it said "There is no table") and the profile lists it."""
+    name = f"Keeper{secrets.token_hex(3)}"
+    with live.client() as maker:
+        body = {"name": name, "password": "Tile-Slider-42"}
+        assert maker.post("/api/auth/register", json=body).status_code == 201
+    page = new_page("en-GB")
+    new_guest(page)
+    table_id = create_table(page, game="slide", seats=2, bots={"1": "random"}, private=True)
+    assert page.request.post(f"/api/tables/{table_id}/start").ok
+    page.goto(f"/table/{table_id}")
+    play_slide_to_the_end(page, 0)
+    page.goto("/signin")
+    sign_in(page, name, "Tile-Slider-42")
+    expect(page.locator("#account-name")).to_have_text(name)
+    page.goto(f"/replay/{table_id}")
+    expect(page.locator("#replay-forward")).to_be_visible()
+    expect(page.locator("#replay-error")).to_be_hidden()
+    page.goto(f"/profile/{name}")
+    expect(page.locator(f'#profile-recent li[data-table="{table_id}"]')).to_contain_text(
+        "against beginner bot"
+    )
+    page.goto(f"/table/{table_id}")
+    expect(page.locator("#log")).to_contain_text(f"{name} signed in: this seat is theirs now.")
+    expect(page.locator("#summary-rows tr.me")).to_contain_text(f"{name} (you)")
 
 
 def test_a_table_or_replay_one_may_not_see_shows_only_the_error_and_a_way_home(

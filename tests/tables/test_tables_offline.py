@@ -56,6 +56,18 @@ REFUSED = [
         "not_over",
     ),
     ("unknown event", [CREATE], ("dance", None, {}, None), "unknown_event"),
+    (
+        "claim a seat the guest does not hold",
+        [CREATE, JOIN],
+        ("claim", 1, {"name": "c", "from_user_id": 9}, 3),
+        "seat_empty",
+    ),
+    (
+        "claim for an account already seated",
+        [CREATE, JOIN],
+        ("claim", 1, {"name": "a", "from_user_id": 2}, 1),
+        "already_seated",
+    ),
 ]
 
 
@@ -154,12 +166,21 @@ def test_the_manual_clock_wakes_timers_only_when_advanced() -> None:
     assert run_async(scenario()) == ["soon", "late"]
 
 
+def test_a_claim_gives_the_guests_seat_to_the_account_at_any_point() -> None:
+    started = fold(CREATE, JOIN, ("start", None, {}, 1))
+    claimed = advance(
+        SLIDE, OPTIONS, 5, started, LogEvent(4, "claim", 1, {"name": "c", "from_user_id": 2}, 3)
+    )
+    assert claimed.seat_of(3) == 1 and claimed.seat_of(2) is None
+    assert claimed.seats[1].name == "c" and claimed.status == PLAYING
+
+
 def test_every_event_kind_has_one_rule() -> None:
     from meeple.tables.core.log import RULES
 
     assert set(RULES) == {
         "create", "join", "leave", "kick", "start", "action", "zombie", "finish",
-        "rematch_vote", "rematch", "close", "chat",
+        "rematch_vote", "rematch", "close", "chat", "claim",
     }  # fmt: skip
     with pytest.raises(TableError) as refused:
         advance(SLIDE, OPTIONS, 5, Snapshot(), LogEvent(1, "teleport", None, {}))

@@ -268,6 +268,36 @@ def finished_game_of(client: Client) -> str:
     return table_id
 
 
+def test_a_guest_who_signs_in_keeps_their_unrated_games_as_signing_up_does(
+    server: LiveServer,
+) -> None:
+    """A guest plays a bot (a private, unrated table), then signs in to the account they had:
+    the game is the account's now, its replay opens for them and their history lists it; a
+    game the account already sat at is left as it was."""
+    owner = server.client("owner")
+    me = owner.register("Noether", "Invariant-Rings-1915")
+    owner.post("/api/auth/logout", expect=204)
+    guest_id = owner.guest()["id"]
+    table_id = finished_game_of(owner)
+    assert owner.get(f"/api/tables/{table_id}/replay")["steps"] > 0
+    signed = owner.post("/api/auth/login", {"name": "Noether", "password": "Invariant-Rings-1915"})
+    assert signed["id"] == me["id"]
+    seats = owner.get(f"/api/tables/{table_id}")["table"]["seats"]
+    assert (seats[0]["user_id"], seats[0]["name"]) == (me["id"], "Noether")
+    assert owner.get(f"/api/tables/{table_id}/replay")["steps"] > 0
+    assert owner.get(f"/api/tables/{table_id}/record")["game"] == "slide"
+    recent = owner.get("/api/users/Noether")["recent_tables"]
+    assert [t["id"] for t in recent] == [table_id]
+    events = owner.get(f"/api/tables/{table_id}/events")
+    claim = [e for e in events if e["kind"] == "claim"]
+    assert [(c["seat"], c["data"]["from_user_id"]) for c in claim] == [(0, guest_id)]
+    # Signing in again (no guest now) moves nothing more.
+    owner.post("/api/auth/logout", expect=204)
+    owner.post("/api/auth/login", {"name": "Noether", "password": "Invariant-Rings-1915"})
+    again = owner.get(f"/api/tables/{table_id}/events")
+    assert [e for e in again if e["kind"] == "claim"] == claim
+
+
 def test_signing_out_everywhere_ends_every_session(server: LiveServer) -> None:
     laptop, phone = server.client("laptop"), server.client("phone")
     laptop.register("Hopper", "Compiler-Nanosecond-1952")

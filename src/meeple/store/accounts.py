@@ -194,3 +194,15 @@ def _renamed(event: TableEvent, user_id: int, anonymous: str) -> dict[str, Any] 
             new_seats.append(seat)
         data["seats"] = new_seats
     return data if changed else None
+
+
+def unrated_tables_of(session: Session, user_id: int) -> list[str]:
+    """The ids of the unrated tables ``user_id`` sits at, oldest first: a guest's games that
+    go to the account they sign in to (a rated one stays, with the rating it moved)."""
+    rows = session.scalars(
+        select(GameTable.id)
+        .join(TableSeat, TableSeat.table_id == GameTable.id)
+        .where(TableSeat.user_id == user_id, GameTable.rated.is_(False))
+        .order_by(GameTable.created_at, GameTable.id)
+    )
+    return list(rows)

@@ -150,7 +150,22 @@ class AskRematch(TableCommand[str | None]):
         return None if answer is None else str(answer)
 
 
-Command = Join | Leave | Kick | FillWithBots | Start | Close | Act | Chat | AskRematch
+@dataclass(frozen=True)
+class Claim(TableCommand[bool]):
+    """A guest signed in to an account: the guest's seat becomes the account's (named
+    ``name``), unless the account sits at the table already; answered with whether it did."""
+
+    tag: ClassVar[str] = "claim"
+    guest_id: int
+    user_id: int
+    name: str
+
+    def result_of(self, answer: JSON) -> bool:
+        """Whether the seat changed hands."""
+        return bool(answer)
+
+
+Command = Join | Leave | Kick | FillWithBots | Start | Close | Act | Chat | AskRematch | Claim
 """Every change a request may ask of a table."""
 
 COMMANDS: dict[str, type[Command]] = {kind.tag: kind for kind in get_args(Command)}

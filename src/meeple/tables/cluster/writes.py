@@ -26,6 +26,7 @@ from meeple.tables.commands import (
     Act,
     AskRematch,
     Chat,
+    Claim,
     Close,
     Command,
     FillWithBots,
@@ -109,6 +110,8 @@ class Writes:
                 result, _ = await changes.act(command)
             case Chat():
                 result, _ = await changes.chat(command)
+            case Claim():
+                result, _ = await changes.claim(command)
             case AskRematch():
                 return await self._ask_rematch(table, command)
             case _:

@@ -18,6 +18,7 @@ from meeple.tables.commands import (
     Act,
     AskRematch,
     Chat,
+    Claim,
     Close,
     FillWithBots,
     Join,
@@ -178,6 +179,18 @@ class TableChanges:
                 "chat", seat, {"name": command.name, "text": text}, user_id=user_id
             )
         return event.version, NOTHING
+
+    async def claim(self, command: Claim) -> tuple[bool, Outcome]:
+        """Give the guest's seat to the account they signed in to; whether it did (not when
+        the guest holds no seat here, or the account already sits at the table)."""
+        async with self.table.lock:
+            seats = self.table.snap.seats
+            held = [s.seat for s in seats if s.user_id == command.guest_id]
+            if not held or any(s.user_id == command.user_id for s in seats):
+                return False, NOTHING
+            data: dict[str, JSON] = {"name": command.name, "from_user_id": command.guest_id}
+            await self.table.write("claim", held[0], data, user_id=command.user_id)
+        return True, NOTHING
 
     async def ask_rematch(self, command: AskRematch) -> tuple[str | None, Outcome]:
         """Vote for a rematch: the rematch's id if it is open; once every player still seated

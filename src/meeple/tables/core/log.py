@@ -359,6 +359,19 @@ def _chat(fold: Fold, snap: Snapshot) -> Snapshot:
     return snap
 
 
+@rule("claim")
+def _claim(fold: Fold, snap: Snapshot) -> Snapshot:
+    """A guest's seat becomes the account's they signed in to (``user_id``, ``name``): the
+    seat keeps everything else (a bot may be playing it, it may have left)."""
+    ev = fold.event
+    seat = _seat_number(snap, ev.seat)
+    if snap.seats[seat].user_id != ev.data.get("from_user_id"):
+        raise Code.SEAT_EMPTY.error(seat=seat)
+    if ev.user_id is not None and any(s.user_id == ev.user_id for s in snap.seats):
+        raise Code.ALREADY_SEATED.error()
+    return replace(snap, seats=_with_seat(snap, seat, user_id=ev.user_id, name=ev.data["name"]))
+
+
 @dataclass(frozen=True)
 class Applied:
     """An action checked and applied: the state after it, its public events, its JSON form.

@@ -12,11 +12,13 @@ import secrets
 
 from fastapi import APIRouter, HTTPException, Request, Response
 
-from meeple.errors import Code
+from meeple.errors import Code, TableError
 from meeple.store import queries
+from meeple.store.accounts import unrated_tables_of
 from meeple.store.models import User
 from meeple.store.names import shown_name
 from meeple.store.sessions import end_session, open_session, rehash_password, set_password
+from meeple.tables.facade import commands
 from meeple.web.deps import CurrentUser, OptionalUser, ServicesDep, client_address
 from meeple.web.schemas import ERRORS, Credentials, PasswordChange, UserPublic
 from meeple.web.security import (
@@ -99,9 +101,16 @@ async def register(
 
 @router.post("/login", response_model=UserPublic)
 async def login(
-    body: Credentials, request: Request, response: Response, services: ServicesDep
+    body: Credentials,
+    request: Request,
+    response: Response,
+    services: ServicesDep,
+    signed_in: OptionalUser,
 ) -> UserPublic:
-    """Sign in with a name and password; the name in any case or width (``bob`` is ``Bob``)."""
+    """Sign in with a name and password; the name in any case or width (``bob`` is ``Bob``).
+
+    A guest signing in keeps their unrated games, as signing up does: each seat
+    becomes the account's (:func:`claim_guest_games`)."""
     await services.limits.hit("login", client_address(request))
     user = await services.db.run(queries.user_by_name, body.name)
     stored = user.password_hash if user is not None else None
@@ -110,8 +119,24 @@ async def login(
         raise Code.WRONG_PASSWORD.error()
     if check.new_hash is not None and stored is not None:
         await services.db.run(rehash_password, user.id, stored, check.new_hash)
+    if signed_in is not None and signed_in.guest and signed_in.id != user.id:
+        await claim_guest_games(services, signed_in, user)
     await start_session(response, services, user)
     return public(user)
+
+
+async def claim_guest_games(services: Services, guest: User, account: User) -> None:
+    """The guest's unrated tables become the account's, finished or not: at each, a ``claim``
+    event gives the guest's seat to the account (none where the account sits already). A
+    rated game stays the guest's, with the rating it moved: two ratings do not merge."""
+    for table_id in await services.db.run(unrated_tables_of, guest.id):
+        try:
+            table = await services.tables.get(table_id)
+            await services.tables.writes.run(
+                table, commands.Claim(guest.id, account.id, account.name)
+            )
+        except TableError:
+            continue  # a table gone meanwhile: nothing to keep
 
 
 @router.post("/logout", status_code=204)

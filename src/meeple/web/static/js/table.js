@@ -15,7 +15,7 @@ const root = $("table");
 const tableId = root.dataset.table;
 const invite = root.dataset.invite || "";
 const baseTitle = document.title;
-const SEAT_CHANGES = new Set(["join", "leave", "kick", "start", "zombie", "finish", "rematch_vote", "rematch", "close"]);
+const SEAT_CHANGES = new Set(["join", "leave", "kick", "start", "zombie", "finish", "rematch_vote", "rematch", "close", "claim"]);
 
 let info = null; // the table summary (docs/protocol.md): game, seats, status, deadlines, result
 let view = null; // this client's view of the game

@@ -23,6 +23,7 @@ export function describeTableEvent(event, seatName, ui) {
     case "rematch_vote": return t("js.log.rematch_vote", { name: who });
     case "rematch": return t("js.log.rematch");
     case "close": return t("js.log.close");
+    case "claim": return t("js.log.claim", { name: nameText(event.data.name, false) });
     default: return null;
   }
 }
