@@ -304,6 +304,11 @@ class Code(StrEnum):
     TOURNAMENT_OVER = "tournament_over", Family.RULES, "this tournament is {status}"
     TOURNAMENT_STARTED = "tournament_started", Family.RULES, "the tournament has started"
     NOT_ENTERED = "not_entered", Family.RULES, "you are not in this tournament"
+    NO_BUILTIN_BOTS = (
+        "no_builtin_bots",
+        Family.RULES,
+        "built-in bots join only a casual (unrated) arena",
+    )
     CHALLENGE_SELF = "challenge_self", Family.RULES, "you cannot challenge yourself"
     BOT_UNRATED = (
         "bot_unrated",

@@ -15,7 +15,7 @@ from test_tournament_play import players, wait_until
 
 from meeple.config import Settings
 from meeple.errors import TableError
-from meeple.tables.tournaments.runner import recurring_ask
+from meeple.tables.tournaments.plan import recurring_ask
 
 HOURLY = {"name": "Hourly Summy Arena", "game": "summy", "format": "arena", "minutes": 30,
           "every_minutes": 60}  # fmt: skip

@@ -143,9 +143,35 @@ def test_the_openapi_names_every_tournament_route_and_its_bodies(server: LiveSer
         "/api/tournaments/{tournament_id}/withdraw": {"post"},
         "/api/tournaments/{tournament_id}/pause": {"post"},
         "/api/tournaments/{tournament_id}/cancel": {"post"},
+        "/api/tournaments/{tournament_id}/bots": {"post"},
     }
     models = set(schema["components"]["schemas"])
     assert {"TournamentIn", "TournamentOut", "TournamentDetailOut", "RoundOut", "TournamentGameOut",
             "StandingOut", "TournamentJoinIn", "PauseIn"} <= models  # fmt: skip
     create = schema["paths"]["/api/tournaments"]["post"]["responses"]
     assert {"201", "400", "401", "403", "404", "409", "422"} <= set(create)
+
+
+def test_built_in_bots_fill_only_a_casual_arena_and_only_by_its_creator(
+    server: LiveServer,
+) -> None:
+    ada, bob = account(server, "ada"), account(server, "bob")
+    arena = swiss(server, format="arena", minutes=30, max_players=4)
+    casual = ada.post("/api/tournaments", arena, 201)["id"]
+    rated = ada.post("/api/tournaments", {**arena, "rated": True}, 201)["id"]
+    a_swiss = bob.post("/api/tournaments", swiss(server), 201)["id"]
+    refused(bob.http.post(f"/api/tournaments/{casual}/bots", json={"count": 2}), 403,
+            "not_organizer")  # fmt: skip
+    refused(ada.http.post(f"/api/tournaments/{rated}/bots", json={}), 400, "no_builtin_bots")
+    refused(bob.http.post(f"/api/tournaments/{a_swiss}/bots", json={}), 400, "no_builtin_bots")
+    refused(ada.http.post(f"/api/tournaments/{casual}/bots", json={"level": "godlike"}), 422,
+            "invalid")  # fmt: skip
+    filled = ada.post(f"/api/tournaments/{casual}/bots", {"count": 3})
+    assert filled["players"] == 3
+    shown = sorted((row["player"] for row in filled["standings"]), key=lambda p: -p["id"])
+    assert shown == [{"id": -n, "name": f"bot (greedy) #{n}", "bot": True} for n in (1, 2, 3)]
+    full = refused(ada.http.post(f"/api/tournaments/{casual}/bots", json={"count": 2}), 400,
+                   "tournament_full")  # fmt: skip
+    assert full["params"] == {"limit": 4}
+    bob.post(f"/api/tournaments/{casual}/join")
+    refused(ada.http.post(f"/api/tournaments/{casual}/join"), 400, "tournament_full")

@@ -6,6 +6,7 @@ pairs players again as they finish, until its end."""
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from server_harness import Client, LiveServer, play_out
@@ -160,5 +161,70 @@ def test_an_arena_pairs_players_again_as_they_finish_until_its_end(server: LiveS
         (row["points"] for row in standings), reverse=True
     )
     assert {"wins", "performance", "on_fire"} <= set(standings[0])
+    for page in pages:
+        page.close()
+
+
+def test_a_ten_minute_summy_arena_of_twenty_built_in_bots_and_two_people(
+    server: LiveServer,
+) -> None:
+    people = players(server, 2, "bb")
+    ada = people[0]
+    body = {"name": "Bots' Arena", "game": "summy", "format": "arena", "minutes": 10,
+            "starts_at": server.clock.now() + 60}  # fmt: skip
+    tournament_id = ada.post("/api/tournaments", body, 201)["id"]
+    filled = ada.post(f"/api/tournaments/{tournament_id}/bots", {"level": "random", "count": 20})
+    assert filled["players"] == 20
+    for client in people:
+        client.post(f"/api/tournaments/{tournament_id}/join")
+    pages = present(people)
+    server.advance(60)
+    by_id = dict(zip(ids(people), people, strict=True))
+    played: set[str] = set()
+
+    def games() -> list[dict[str, Any]]:
+        rounds = ada.get(f"/api/tournaments/{tournament_id}/pairings")
+        return [game for paired in rounds for game in paired["games"]]
+
+    def play_mine(game: dict[str, Any]) -> None:
+        sockets = {}
+        for seat, player in enumerate(game["players"]):
+            if player["id"] in by_id:
+                sockets[seat] = by_id[player["id"]].connect(game["table_id"])
+                sockets[seat].recv_until(lambda m: m["type"] == "hello")
+        play_out(sockets, "summy")
+        for sock in sockets.values():
+            sock.close()
+        played.add(game["table_id"])
+
+    def mine_waiting() -> list[dict[str, Any]]:
+        return [g for g in games() if g["table_id"] not in played and g["status"] == "playing"
+                and any(p["id"] in by_id for p in g["players"])]  # fmt: skip
+
+    while len(played) < 4:  # each person plays two games, paired again as they finish
+        for game in wait_until(mine_waiting):
+            play_mine(game)
+    # The end: nobody is paired again, and the games still on end by the clock (a person
+    # just paired who does not move loses on time, as in any game).
+    server.advance(600)
+    final = None
+    for _ in range(200):
+        final = ada.get(f"/api/tournaments/{tournament_id}")
+        if final["status"] == "finished":
+            break
+        server.advance(60)  # each move clock runs out in turn
+        time.sleep(0.2)
+    assert final is not None and final["status"] == "finished"
+    every = games()
+    assert all(game["status"] == "finished" for game in every)
+    standings = final["standings"]
+    assert len(standings) == 22 and final["players"] == 22
+    bots = [row for row in standings if row["player"]["id"] < 0]
+    assert len(bots) == 20 and all(row["player"]["bot"] for row in bots)
+    assert {row["player"]["name"] for row in bots} == {f"bot (random) #{n}" for n in range(1, 21)}
+    assert sum(row["games"] for row in standings) == 2 * len(every)
+    assert all(row["games"] >= 1 for row in standings)
+    mine = [row for row in standings if row["player"]["id"] in by_id]
+    assert all(row["games"] >= 2 for row in mine)
     for page in pages:
         page.close()

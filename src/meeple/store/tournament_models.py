@@ -118,3 +118,14 @@ class TournamentBye(Base):
     tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
     round: Mapped[int] = mapped_column(Integer, primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+
+
+class TournamentBot(Base):
+    """A built-in bot its creator added to a casual arena (migration 0018): it plays as the
+    player id ``-number`` at the level ``level``."""
+
+    __tablename__ = "tournament_bots"
+
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    level: Mapped[str] = mapped_column(String(16))

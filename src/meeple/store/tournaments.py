@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from meeple.store.models import GameTable, User
 from meeple.store.tournament_models import (
     Tournament,
+    TournamentBot,
     TournamentBye,
     TournamentEntrant,
     TournamentGame,
@@ -114,7 +115,12 @@ def entrants_of(session: Session, tournament_id: str) -> list[EntrantRow]:
 
 
 def active_count(session: Session, tournament_id: str) -> int:
-    """Entrants not withdrawn."""
+    """Entrants not withdrawn, the built-in bots among them."""
+    bots = session.scalar(
+        select(func.count())
+        .select_from(TournamentBot)
+        .where(TournamentBot.tournament_id == tournament_id)
+    )
     count = session.scalar(
         select(func.count())
         .select_from(TournamentEntrant)
@@ -123,7 +129,38 @@ def active_count(session: Session, tournament_id: str) -> int:
             TournamentEntrant.withdrawn_at.is_(None),
         )
     )
-    return int(count or 0)
+    return int(count or 0) + int(bots or 0)
+
+
+def bots_of(session: Session, tournament_id: str) -> list[TournamentBot]:
+    """A tournament's built-in bots, by number."""
+    return list(
+        session.scalars(
+            select(TournamentBot)
+            .where(TournamentBot.tournament_id == tournament_id)
+            .order_by(TournamentBot.number)
+        )
+    )
+
+
+def add_bots(session: Session, tournament_id: str, level: str, count: int) -> str | None:
+    """Add ``count`` built-in bots of ``level`` while the tournament is open and has room:
+    ``None`` when added, else why not (``full``, or the tournament's status)."""
+    tournament = session.scalars(
+        select(Tournament).where(Tournament.id == tournament_id).with_for_update()
+    ).one()
+    if tournament.status not in OPEN_STATUSES:
+        return tournament.status
+    if active_count(session, tournament_id) + count > tournament.max_players:
+        return "full"
+    last = session.scalar(
+        select(func.coalesce(func.max(TournamentBot.number), 0)).where(
+            TournamentBot.tournament_id == tournament_id
+        )
+    )
+    for number in range(int(last or 0) + 1, int(last or 0) + 1 + count):
+        session.add(TournamentBot(tournament_id=tournament_id, number=number, level=level))
+    return None
 
 
 def join(session: Session, tournament_id: str, user_id: int, now: float) -> str | None:

@@ -43,6 +43,13 @@ class TournamentJoinIn(Input):
     secret: str | None = Field(None, max_length=64)
 
 
+class BotsIn(Input):
+    """Built-in bots to add to a casual arena."""
+
+    level: Literal["random", "greedy", "strong", "expert"] = "greedy"
+    count: int = Field(1, ge=1, le=100)
+
+
 class PauseIn(Input):
     """Pause (true: not paired until resumed) or resume (false)."""
 

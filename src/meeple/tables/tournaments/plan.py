@@ -177,3 +177,13 @@ class TableSettings:
     private: bool
     rated: bool
     pace: str
+
+
+def recurring_ask(entry: dict[str, Any], now: float) -> tuple[TournamentAsk, int]:
+    """A recurring tournament of ``MEEPLE_RECURRING_TOURNAMENTS``: its settings (checked as
+    a creator's would be, at a start one period from ``now``) and its period in seconds."""
+    every_s = int(entry["every_minutes"]) * 60
+    fields = {key: value for key, value in entry.items() if key != "every_minutes"}
+    ask = TournamentAsk(**fields, starts_at=now + every_s)
+    check_ask(ask, now)
+    return ask, every_s

@@ -28,7 +28,7 @@ import contextlib
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from meeple.store import queries
@@ -47,10 +47,12 @@ from meeple.tables.notices.user_events import publish_user_event
 from meeple.tables.tournaments import shown
 from meeple.tables.tournaments.arena import Waiting, arena_sheets, pair_arena
 from meeple.tables.tournaments.deadline import deadline_outcome
+from meeple.tables.tournaments.model import Entrant
 from meeple.tables.tournaments.plan import (
     TableSettings,
     TournamentAsk,
     check_ask,
+    recurring_ask,
     table_spec,
     tournament_row,
 )
@@ -66,6 +68,17 @@ LOOK_EVERY_S = 1.0
 """How often a server looks at the tournaments (real seconds)."""
 LEASE_S = 5.0
 """A tournament's lease runs out this long after its holder's last look."""
+
+
+@dataclass(frozen=True)
+class Field:
+    """Who plays a tournament: its entrants' rows, its built-in bots' levels by player id
+    (minus their number), every one as the core sees them, and as the pages show them."""
+
+    rows: list[store.EntrantRow]
+    levels: dict[int, str]
+    entrants: list[Entrant]
+    people: dict[int, dict[str, Any]]
 
 
 class TournamentRunner:
@@ -256,21 +269,28 @@ class TournamentRunner:
             for user_id in user_ids
         }
 
-    async def _field(self, tournament: Tournament) -> tuple[list[store.EntrantRow], dict[int, int]]:
-        """The entrants and their ratings in the tournament's game."""
+    async def field_of(self, tournament: Tournament) -> Field:
+        """Who plays ``tournament``: its accounts and built-in bots, as the core and the
+        pages see them."""
         rows = await self.db.run(store.entrants_of, tournament.id)
-        return rows, await self.ratings(tournament.game, [user.id for _, user in rows])
+        bots = await self.db.run(store.bots_of, tournament.id)
+        ratings = await self.ratings(tournament.game, [user.id for _, user in rows])
+        entrants = shown.entrants(rows, ratings, bots, starting_rating())
+        levels = {-bot.number: bot.level for bot in bots}
+        return Field(rows, levels, entrants, shown.who(rows, bots))
 
     async def _pair_swiss(
         self, tournament: Tournament, games: list[TournamentGame], now: float
     ) -> None:
         """Pair the next round among the players present, store it, open its tables."""
-        rows, ratings = await self._field(tournament)
+        field = await self.field_of(tournament)
         active = [
-            user.id for entrant, user in rows if entrant.withdrawn_at is None and not entrant.paused
+            user.id
+            for entrant, user in field.rows
+            if entrant.withdrawn_at is None and not entrant.paused
         ]
-        here = await self.present(active)
-        present = [e for e in shown.entrants(rows, ratings) if e.id in here and not e.withdrawn]
+        here = await self.present(active) | set(field.levels)
+        present = [e for e in field.entrants if e.id in here and not e.withdrawn]
         sizes = shown.sizes_of(tournament)
         if len(present) < sizes.least:
             return  # too few here to pair: the round waits for them
@@ -284,23 +304,25 @@ class TournamentRunner:
             seated = seat_swiss_tables(present, done, byes, sizes.size, sizes.least, sizes.most)
             tables, sat_out = list(seated.tables), list(seated.byes)
         deadline = None if tournament.round_s is None else now + tournament.round_s
-        await self._store_and_open(tournament, rows, tables, sat_out, deadline, now)
+        await self._store_and_open(tournament, field, tables, sat_out, deadline, now)
 
     async def _pair_arena(
         self, tournament: Tournament, games: list[TournamentGame], now: float
     ) -> None:
         """Pair the waiting players present (not paused, not at a game) and open tables."""
-        rows, ratings = await self._field(tournament)
+        field = await self.field_of(tournament)
         busy = {p for g in games if g.status != store.DONE for p in g.players}
-        waiting = [
+        people = [
             user.id
-            for entrant, user in rows
+            for entrant, user in field.rows
             if entrant.withdrawn_at is None and not entrant.paused and user.id not in busy
         ]
+        waiting = people + [bot for bot in field.levels if bot not in busy]
         sizes = shown.sizes_of(tournament)
         if len(waiting) < sizes.least:
             return
-        here = await self.present(waiting)
+        here = await self.present(people) | set(field.levels)
+        ratings = {entrant.id: entrant.rating for entrant in field.entrants}
         sheets = arena_sheets(shown.finishes(tournament, games))
         last: dict[int, frozenset[int]] = {}
         firsts: dict[int, int] = {}
@@ -325,12 +347,12 @@ class TournamentRunner:
         ]
         paired = pair_arena(pool, sizes.size, sizes.least, sizes.most)
         if paired.tables:
-            await self._store_and_open(tournament, rows, list(paired.tables), [], None, now)
+            await self._store_and_open(tournament, field, list(paired.tables), [], None, now)
 
     async def _store_and_open(
         self,
         tournament: Tournament,
-        rows: list[store.EntrantRow],
+        field: Field,
         tables: list[tuple[int, ...]],
         byes: list[int],
         deadline: float | None,
@@ -346,8 +368,7 @@ class TournamentRunner:
         if not stored:
             return
         tournament.round = number
-        names = {user.id: user.name for _, user in rows}
-        await self._open(tournament, [(table_id, players) for table_id, players in games], names)
+        await self._open(tournament, games, field)
 
     async def _open_pending(self, tournament: Tournament, games: list[TournamentGame]) -> bool:
         """Open the tables of games stored but not opened (their pairing server died); whether
@@ -358,40 +379,47 @@ class TournamentRunner:
         have = await self.db.run(store.stored_tables, [g.table_id for g in pending])
         missing = [(g.table_id, list(g.players)) for g in pending if g.table_id not in have]
         if missing:
-            rows = await self.db.run(store.entrants_of, tournament.id)
-            await self._open(tournament, missing, {user.id: user.name for _, user in rows})
+            await self._open(tournament, missing, await self.field_of(tournament))
         await self.db.run(store.mark_playing, list(have))
         return True
 
     async def _open(
-        self,
-        tournament: Tournament,
-        games: list[tuple[str, list[int]]],
-        names: dict[int, str],
+        self, tournament: Tournament, games: list[tuple[str, list[int]]], field: Field
     ) -> None:
-        """Open each game's table with its players seated in order; it starts at once."""
+        """Open each game's table with its players in seat order (a built-in bot's seat its
+        bot's); it starts at once."""
         settings = TableSettings(tournament.private, tournament.rated, tournament.pace)
         opened = []
         for table_id, players in games:
-            spec = table_spec(
-                tournament.game,
-                dict(tournament.options),
-                len(players),
-                settings,
-                tournament.move_seconds,
-            )
-            seated = [(player, names[player]) for player in players]
-            creator = tournament.creator_id or players[0]  # the site's: its first player
+            bots = {seat: field.levels[p] for seat, p in enumerate(players) if p in field.levels}
+            spec = replace(
+                table_spec(tournament.game, dict(tournament.options), len(players), settings,
+                           tournament.move_seconds),
+                bots=bots,
+            )  # fmt: skip
+            people = [p for p in players if p not in field.levels]
+            seated = [(p, str(field.people[p]["name"])) for p in people]
+            # The table's creator: the tournament's, else (the site's) its first person.
+            creator = tournament.creator_id or (people[0] if people else None)
+            if creator is None:
+                creator = await self._any_person(tournament, field)
             try:
                 table = await self.matchmaking.open_seated(table_id, creator, spec, seated)
             except Exception:
                 log.exception("tournament %s: table %s did not open", tournament.id, table_id)
                 continue
             opened.append(table_id)
-            bots = {seat.user_id for seat in table.snap.seats if seat.bot_account}
-            for player in players:
-                await self._tell(tournament, table_id, player, player in bots)
+            accounts = {seat.user_id for seat in table.snap.seats if seat.bot_account}
+            for player in people:
+                await self._tell(tournament, table_id, player, player in accounts)
         await self.db.run(store.mark_playing, opened)
+
+    async def _any_person(self, tournament: Tournament, field: Field) -> int:
+        """An account of the tournament, to stand as a table's creator (a site's tournament
+        opening a table of built-in bots only)."""
+        if field.rows:
+            return field.rows[0][1].id
+        raise RuntimeError(f"tournament {tournament.id} has no account to open a table")
 
     async def _tell(self, tournament: Tournament, table_id: str, player: int, bot: bool) -> None:
         """Tell ``player`` its game of the round is open (a failure only loses the news)."""
@@ -415,13 +443,3 @@ class TournamentRunner:
                 )
         except Exception:
             log.warning("tournament %s: telling %s failed", tournament.id, player, exc_info=True)
-
-
-def recurring_ask(entry: dict[str, Any], now: float) -> tuple[TournamentAsk, int]:
-    """A recurring tournament of ``MEEPLE_RECURRING_TOURNAMENTS``: its settings (checked as
-    a creator's would be, at a start one period from ``now``) and its period in seconds."""
-    every_s = int(entry["every_minutes"]) * 60
-    fields = {key: value for key, value in entry.items() if key != "every_minutes"}
-    ask = TournamentAsk(**fields, starts_at=now + every_s)
-    check_ask(ask, now)
-    return ask, every_s

@@ -71,13 +71,14 @@ class Tournaments:
     ) -> dict[str, Any]:
         """A tournament with its standings (and, for its creator, a private one's secret)."""
         tournament = await self._find(user, tournament_id, secret)
-        rows = await self.db.run(store.entrants_of, tournament.id)
-        ratings = await self.runner.ratings(tournament.game, [u.id for _, u in rows])
+        field = await self.runner.field_of(tournament)
         games = await self.db.run(store.games_of, tournament.id)
         byes = await self.db.run(store.byes_of, tournament.id)
-        players = sum(1 for entrant, _ in rows if entrant.withdrawn_at is None)
+        players = sum(1 for entrant in field.entrants if not entrant.withdrawn)
         shown_json = shown.tournament_json(tournament, players)
-        shown_json["standings"] = shown.standings_json(tournament, rows, ratings, games, byes)
+        shown_json["standings"] = shown.standings_json(
+            tournament, field.entrants, field.people, games, byes
+        )
         mine = user is not None and user.id == tournament.creator_id
         shown_json["secret"] = tournament.secret if mine else None
         return shown_json
@@ -87,11 +88,11 @@ class Tournaments:
     ) -> list[dict[str, Any]]:
         """Every round paired (an arena: every pass), newest first."""
         tournament = await self._find(user, tournament_id, secret)
-        rows = await self.db.run(store.entrants_of, tournament.id)
+        field = await self.runner.field_of(tournament)
         rounds = [(r.round, r.deadline) for r in await self.db.run(store.rounds_of, tournament.id)]
         games = await self.db.run(store.games_of, tournament.id)
         byes = await self.db.run(store.byes_of, tournament.id)
-        return shown.pairings_json(rounds, games, byes, {u.id: u for _, u in rows})
+        return shown.pairings_json(rounds, games, byes, field.people)
 
     async def join(self, user: User, tournament_id: str, secret: str | None) -> dict[str, Any]:
         """Enter ``user`` (again, after a withdrawal) while the tournament is not over."""
@@ -122,6 +123,23 @@ class Tournaments:
             raise Code.TOURNAMENT_OVER.error(status=tournament.status)
         if not await self.db.run(store.set_paused, tournament.id, user.id, paused):
             raise Code.NOT_ENTERED.error()
+        self.runner.wake()
+        return await self.get(user, tournament.id)
+
+    async def add_bots(
+        self, user: User, tournament_id: str, level: str, count: int
+    ) -> dict[str, Any]:
+        """The creator fills a casual arena with ``count`` built-in bots of ``level``."""
+        tournament = await self._find(user, tournament_id, None)
+        if tournament.creator_id != user.id:
+            raise Code.NOT_ORGANIZER.error(what="add bots")
+        if tournament.format != shown.ARENA or tournament.rated:
+            raise Code.NO_BUILTIN_BOTS.error()
+        refused = await self.db.run(store.add_bots, tournament.id, level, count)
+        if refused == "full":
+            raise Code.TOURNAMENT_FULL.error(limit=tournament.max_players)
+        if refused is not None:
+            raise Code.TOURNAMENT_OVER.error(status=refused)
         self.runner.wake()
         return await self.get(user, tournament.id)
 

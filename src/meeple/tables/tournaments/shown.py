@@ -11,7 +11,12 @@ from typing import Any
 
 from meeple.games import get_game
 from meeple.store.models import User
-from meeple.store.tournament_models import Tournament, TournamentBye, TournamentGame
+from meeple.store.tournament_models import (
+    Tournament,
+    TournamentBot,
+    TournamentBye,
+    TournamentGame,
+)
 from meeple.store.tournaments import DONE, EntrantRow
 from meeple.tables.tournaments.model import Bye, Entrant, Finish
 from meeple.tables.tournaments.plan import DAY_S, Sizes, table_sizes_of
@@ -32,12 +37,19 @@ def ends_at(tournament: Tournament) -> float | None:
     return tournament.starts_at + tournament.duration_s
 
 
-def entrants(rows: Sequence[EntrantRow], ratings: Mapping[int, int]) -> list[Entrant]:
-    """Every entrant (withdrawn ones marked) with the rating that orders them."""
-    return [
+def entrants(
+    rows: Sequence[EntrantRow],
+    ratings: Mapping[int, int],
+    bots: Sequence[TournamentBot] = (),
+    bot_rating: int = 0,
+) -> list[Entrant]:
+    """Every entrant (withdrawn ones marked) with the rating that orders them; a built-in
+    bot plays as ``-number`` with ``bot_rating``."""
+    people = [
         Entrant(user.id, ratings[user.id], entrant.withdrawn_at is not None)
         for entrant, user in rows
     ]
+    return people + [Entrant(-bot.number, bot_rating) for bot in bots]
 
 
 def finishes(tournament: Tournament, games: Sequence[TournamentGame]) -> list[Finish]:
@@ -62,6 +74,18 @@ def byes(rows: Sequence[TournamentBye]) -> list[Bye]:
 def person(user: User) -> dict[str, Any]:
     """An account as a tournament shows it."""
     return {"id": user.id, "name": user.name, "bot": bool(user.bot)}
+
+
+def built_in(bot: TournamentBot) -> dict[str, Any]:
+    """A built-in bot as a tournament shows it (its id is minus its number)."""
+    return {"id": -bot.number, "name": f"bot ({bot.level}) #{bot.number}", "bot": True}
+
+
+def who(rows: Sequence[EntrantRow], bots: Sequence[TournamentBot]) -> dict[int, dict[str, Any]]:
+    """Every player of a tournament as shown, by player id."""
+    shown = {user.id: person(user) for _, user in rows}
+    shown.update({-bot.number: built_in(bot) for bot in bots})
+    return shown
 
 
 def tournament_json(tournament: Tournament, players: int) -> dict[str, Any]:
@@ -95,19 +119,17 @@ def tournament_json(tournament: Tournament, players: int) -> dict[str, Any]:
 
 def standings_json(
     tournament: Tournament,
-    rows: Sequence[EntrantRow],
-    ratings: Mapping[int, int],
+    field: Sequence[Entrant],
+    people: Mapping[int, dict[str, Any]],
     games: Sequence[TournamentGame],
     bye_rows: Sequence[TournamentBye],
 ) -> list[dict[str, Any]]:
-    """The standings, best first (docs/tournaments.md, Standings)."""
-    users = {user.id: user for _, user in rows}
-    field = entrants(rows, ratings)
+    """The standings of ``field``, best first (docs/tournaments.md, Standings)."""
     if tournament.format == ARENA:
         return [
             {
                 "rank": row.rank,
-                "player": person(users[row.player]),
+                "player": people[row.player],
                 "points": row.points,
                 "wins": row.wins,
                 "performance": row.performance,
@@ -122,7 +144,7 @@ def standings_json(
     return [
         {
             "rank": row.rank,
-            "player": person(users[row.player]),
+            "player": people[row.player],
             "points": row.points,
             "buchholz": float(row.buchholz),
             "sonneborn_berger": float(row.sonneborn_berger),
@@ -139,7 +161,7 @@ def pairings_json(
     rounds: Sequence[tuple[int, float | None]],
     games: Sequence[TournamentGame],
     bye_rows: Sequence[TournamentBye],
-    users: Mapping[int, User],
+    people: Mapping[int, dict[str, Any]],
 ) -> list[dict[str, Any]]:
     """Each round paired (an arena: each pass), its games and byes, newest first."""
     shown = []
@@ -152,7 +174,7 @@ def pairings_json(
                     {
                         "table_id": game.table_id,
                         "board": game.board,
-                        "players": [person(users[player]) for player in game.players],
+                        "players": [people[player] for player in game.players],
                         "status": game.status,
                         "ranks": game.ranks,
                         "how": game.how,
@@ -160,7 +182,7 @@ def pairings_json(
                     for game in games
                     if game.round == number
                 ],
-                "byes": [person(users[b.user_id]) for b in bye_rows if b.round == number],
+                "byes": [people[b.user_id] for b in bye_rows if b.round == number],
             }
         )
     return shown

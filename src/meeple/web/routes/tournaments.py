@@ -13,6 +13,7 @@ from meeple.tables.facade import TournamentAsk
 from meeple.web.deps import OptionalUser, ServicesDep, require_scope
 from meeple.web.schemas import ERRORS
 from meeple.web.tournament_schemas import (
+    BotsIn,
     PauseIn,
     RoundOut,
     TournamentDetailOut,
@@ -80,6 +81,14 @@ async def pause_in_tournament(
 ) -> Any:
     """Pause (not paired until resumed) or resume, in either format."""
     return await services.tournaments.pause(user, tournament_id, body.paused)
+
+
+@router.post("/{tournament_id}/bots", response_model=TournamentDetailOut)
+async def add_tournament_bots(
+    tournament_id: str, body: BotsIn, services: ServicesDep, user: Player
+) -> Any:
+    """The creator fills a casual (unrated) arena with built-in bots."""
+    return await services.tournaments.add_bots(user, tournament_id, body.level, body.count)
 
 
 @router.post("/{tournament_id}/cancel", response_model=TournamentDetailOut)
