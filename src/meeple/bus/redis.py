@@ -25,6 +25,7 @@ import redis.asyncio as aioredis
 
 from meeple import jsontext
 from meeple.bus.memory import InProcessBus, MemorySubscription
+from meeple.tasks import cancel_and_wait
 
 CHANNEL_PREFIX = "meeple:"
 SUBSCRIBE_WAIT_S = 5.0
@@ -198,20 +199,10 @@ class RedisBus:
 
     async def close(self) -> None:
         """Stop the reader and the sender, close the pub/sub connection and the pool."""
-        if self._sender is not None:
-            self._sender.cancel()
-            with contextlib.suppress(BaseException):
-                await self._sender
+        await cancel_and_wait(self._sender)
         _settle(self._outbox, ConnectionError("the bus is closed"))  # a sender never started
         self._outbox = []
-        if self._commander is not None:
-            self._commander.cancel()
-            with contextlib.suppress(BaseException):
-                await self._commander
-        if self._reader is not None:
-            self._reader.cancel()
-            with contextlib.suppress(BaseException):
-                await self._reader
+        await cancel_and_wait(self._commander, self._reader)
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
                 await self._pubsub.aclose()

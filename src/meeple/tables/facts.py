@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from meeple.games.base import Result
 from meeple.observe.request_ids import carrying
 from meeple.tables.core.log import PLAYING, LogEvent, SeatInfo, Snapshot
+from meeple.tasks import cancel_and_wait
 
 if TYPE_CHECKING:
     from meeple.tables.core.table import Table
@@ -231,11 +232,8 @@ class TableFacts:
 
     async def stop(self, settle_s: float = 5.0) -> None:
         """Run what is due (for at most ``settle_s``), then stop."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(BaseException):
-                await self._task
-            self._task = None
+        await cancel_and_wait(self._task)
+        self._task = None
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.settle(), settle_s)
 

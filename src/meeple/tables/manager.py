@@ -23,7 +23,6 @@ finished.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from typing import Any
 
 from meeple.bus import Bus
@@ -41,6 +40,7 @@ from meeple.tables.core.table import Table
 from meeple.tables.facts import TableFacts
 from meeple.tables.lobby.lobby import LOBBY_CHANNEL, LOBBY_PAGE
 from meeple.tables.lobby.matchmaking import Matchmaking, build_lobby
+from meeple.tasks import cancel_all_and_wait
 
 __all__ = ["LOBBY_CHANNEL", "TableManager"]
 
@@ -113,10 +113,7 @@ class TableManager:
 
     async def stop(self) -> None:
         """Stop every table's clocks and bots, and hand this server's tables over at once."""
-        for task in self._loops:
-            task.cancel()
-            with contextlib.suppress(BaseException):
-                await task
+        await cancel_all_and_wait(self._loops)
         await self.cluster.stop_leasing()
         for table in list(self.registry.tables.values()):
             await table.shutdown()

@@ -25,6 +25,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from meeple.store.models import User
 from meeple.tables.facade import my_turn_count, user_channel
+from meeple.tasks import cancel_and_wait
 from meeple.web.cross_site import same_origin
 from meeple.web.deps import session_of_cookie
 from meeple.web.last_seen import EVERY_S
@@ -89,9 +90,7 @@ async def _relay(websocket: WebSocket, services: Services, user: User, session: 
             if getter in done:
                 await websocket.send_text(json.dumps(getter.result()))
     finally:
-        reader.cancel()
-        with contextlib.suppress(BaseException):
-            await reader
+        await cancel_and_wait(reader)
         await subscription.close()
 
 

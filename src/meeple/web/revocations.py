@@ -17,12 +17,12 @@ sessions together, one query per kind, not one per stream.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from meeple.bus import Bus
+from meeple.tasks import cancel_and_wait
 
 CHANNEL = "revocations"
 """The bus channel of ``{"user": <id>}``: a token or session of that account ended."""
@@ -123,8 +123,4 @@ class Revocations:
 
     async def stop(self) -> None:
         """Stop listening and sweeping (the server is stopping)."""
-        for task in (self._listener, self._sweeper):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(BaseException):
-                    await task
+        await cancel_and_wait(self._listener, self._sweeper)

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from meeple.errors import Code, MustWait
+from meeple.tasks import cancel_and_wait
 
 KEY_PREFIX = "meeple:streams:"
 TTL_S = 30.0
@@ -194,10 +195,7 @@ class RedisStreamCounts(StreamCounts):
 
     async def stop(self) -> None:
         """Stop refreshing (the server is stopping: its streams run out in Redis)."""
-        if self._refresher is not None:
-            self._refresher.cancel()
-            with contextlib.suppress(BaseException):
-                await self._refresher
+        await cancel_and_wait(self._refresher)
 
 
 def make_stream_counts(bus: Any, server_id: str) -> StreamCounts:

@@ -22,7 +22,6 @@ and the same server may own the table by the time the call comes again.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 import uuid
@@ -36,6 +35,7 @@ from meeple.errors import Code, MustWait, TableError
 from meeple.games.base import JSON
 from meeple.observe.request_ids import GOOD_ID, REQUEST_ID, on_table, working_for
 from meeple.tables.commands import Command, command_json, command_of
+from meeple.tasks import cancel_and_wait
 
 if TYPE_CHECKING:
     from meeple.tables.core.table import Table
@@ -186,10 +186,7 @@ class CallRouter:
 
     async def stop(self) -> None:
         """Stop listening; calls still waiting fail as timed out."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(BaseException):
-                await self._task
+        await cancel_and_wait(self._task)
         if self._subscription is not None:
             await self._subscription.close()
         for future in self._pending.values():

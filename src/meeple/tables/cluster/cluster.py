@@ -39,6 +39,7 @@ from meeple.tables.cluster.registry import TableRegistry
 from meeple.tables.commands import Command
 from meeple.tables.core.log import OPEN, PLAYING
 from meeple.tables.core.table import Table
+from meeple.tasks import cancel_all_and_wait
 
 log = logging.getLogger(__name__)
 
@@ -107,16 +108,10 @@ class Cluster:
     async def stop_leasing(self) -> None:
         """Take no more leases: stop the lease loops and the take-overs running."""
         self._stopping = True
-        for task in self._loops:
-            task.cancel()
-            with contextlib.suppress(BaseException):
-                await task
+        await cancel_all_and_wait(self._loops)
         if self.shared:
             self.ownership.watch([], self._taken)
-        for task in list(self._taking_over):
-            task.cancel()
-            with contextlib.suppress(BaseException):
-                await task
+        await cancel_all_and_wait(self._taking_over)
 
     async def stop(self) -> None:
         """Hand this server's tables over at once (their clocks and bots stopped already)."""

@@ -22,6 +22,7 @@ from meeple.tables.commands import FillWithBots
 from meeple.tables.core.bots import bot_seed, choose_in_worker
 from meeple.tables.core.log import OPEN, PLAYING
 from meeple.tables.core.ratings import unbegun_seats
+from meeple.tasks import cancel_and_wait
 
 if TYPE_CHECKING:
     from meeple.tables.core.table import Table
@@ -90,14 +91,7 @@ class TableRuntime:
 
     async def stand_down(self) -> None:
         """Another server owns the table now: stop its clock, bots and bot fill here."""
-        tasks = [self._timer, self._filler, self._expiry, *self._thinking.values()]
-        for task in tasks:
-            if task is not None:
-                task.cancel()
-        for task in tasks:
-            if task is not None:
-                with contextlib.suppress(BaseException):
-                    await task
+        await cancel_and_wait(self._timer, self._filler, self._expiry, *self._thinking.values())
         self._timer = self._filler = self._expiry = None
         self._thinking.clear()
         self.deadlines.clear()

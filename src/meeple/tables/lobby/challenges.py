@@ -21,7 +21,6 @@ restart that timer is gone, and such a challenge only reads ``lapsed``.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
 from dataclasses import dataclass
@@ -40,6 +39,7 @@ from meeple.tables.core.spec import TableSpec, check_spec
 from meeple.tables.lobby.matchmaking import Matchmaking, new_table_id
 from meeple.tables.notices.notifications import NotificationKind, Notifier
 from meeple.tables.notices.user_events import publish_user_event
+from meeple.tasks import cancel_all_and_wait
 
 log = logging.getLogger(__name__)
 
@@ -235,11 +235,7 @@ class Challenges:
 
     async def stop(self) -> None:
         """Stop the lapse timers (a challenge past its time still reads lapsed)."""
-        for task in list(self._lapses):
-            task.cancel()
-        for task in list(self._lapses):
-            with contextlib.suppress(BaseException):
-                await task
+        await cancel_all_and_wait(self._lapses)
 
     async def get(self, user: User, challenge_id: str) -> dict[str, Any]:
         """A challenge to or from ``user`` (404 ``no_challenge`` for anyone else)."""

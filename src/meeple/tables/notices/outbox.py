@@ -38,6 +38,7 @@ from meeple.store.database import Database
 from meeple.store.mailboxes import NotAnAddress, clean_address
 from meeple.store.names import one_line
 from meeple.tables.clock import Clock
+from meeple.tasks import cancel_and_wait
 
 log = logging.getLogger(__name__)
 
@@ -233,11 +234,8 @@ class Sender:
         """Stop the loop; a row claimed mid-send is retaken by any server after a minute."""
         if _wakers.get(id(self.db)) is self._wake:
             del _wakers[id(self.db)]
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(BaseException):
-                await self._task
-            self._task = None
+        await cancel_and_wait(self._task)
+        self._task = None
 
     async def _run(self) -> None:
         while True:

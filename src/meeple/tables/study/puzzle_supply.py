@@ -40,6 +40,7 @@ from meeple.tables.clock import Clock
 from meeple.tables.core.bots import BotPool
 from meeple.tables.core.ratings import MODEL
 from meeple.tables.study.reviews import always
+from meeple.tasks import cancel_and_wait
 
 log = logging.getLogger(__name__)
 
@@ -89,11 +90,8 @@ class PuzzleSupply:
 
     async def stop(self) -> None:
         """Give up the game under way (a restart plays a new one if the pool is still short)."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(BaseException):
-                await self._task
-            self._task = None
+        await cancel_and_wait(self._task)
+        self._task = None
 
     async def short_games(self) -> list[str]:
         """The games that cut puzzles and have fewer than the target stored."""
