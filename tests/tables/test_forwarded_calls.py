@@ -17,6 +17,7 @@ from meeple.tables.commands import (
     Act,
     AskRematch,
     Chat,
+    Claim,
     Close,
     Command,
     FillWithBots,
@@ -290,6 +291,7 @@ EVERY_COMMAND: list[Command] = [
     ACT,
     CHAT,
     AskRematch(user_id=1),
+    Claim(guest_id=7, user_id=1, name="alice"),
 ]
 
 
