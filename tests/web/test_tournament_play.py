@@ -23,7 +23,7 @@ def players(server: LiveServer, count: int, prefix: str) -> list[Client]:
     return clients
 
 
-def wait_until(check: Any, timeout: float = 30.0) -> Any:
+def wait_until(check: Any, timeout: float = 120.0) -> Any:
     """Poll ``check()`` (every 50 ms) until it gives something true; that."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
