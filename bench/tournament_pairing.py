@@ -18,10 +18,10 @@ import random
 import statistics
 import time
 
-from meeple.tables.tournaments.arena import Waiting, pair_arena
 from meeple.tables.tournaments.model import Bye, Entrant, Finish
-from meeple.tables.tournaments.swiss import pair_swiss
-from meeple.tables.tournaments.swiss_tables import seat_swiss_tables
+from meeple.tables.tournaments.pairing.arena import Waiting, pair_arena
+from meeple.tables.tournaments.pairing.swiss import pair_swiss
+from meeple.tables.tournaments.pairing.swiss_tables import seat_swiss_tables
 
 
 def swiss_seconds(players: int, rounds: int, seed: int) -> list[float]:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from meeple.tables.tournaments.arena import Waiting, arena_sheets, pair_arena
 from meeple.tables.tournaments.model import Finish
+from meeple.tables.tournaments.pairing.arena import Waiting, arena_sheets, pair_arena
 
 WIN, LOSS, DRAW = (1, 2), (2, 1), (1, 1)
 

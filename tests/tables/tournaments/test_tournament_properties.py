@@ -9,11 +9,11 @@ from itertools import combinations, permutations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from meeple.tables.tournaments.arena import EXACT_POOL, Waiting, pair_arena
 from meeple.tables.tournaments.model import Bye, Entrant, Finish, PlayerId, table_sizes
+from meeple.tables.tournaments.pairing.arena import EXACT_POOL, Waiting, pair_arena
+from meeple.tables.tournaments.pairing.swiss import SwissRound, pair_swiss, round_cost
+from meeple.tables.tournaments.pairing.swiss_tables import seat_swiss_tables, table_cost
 from meeple.tables.tournaments.records import player_records
-from meeple.tables.tournaments.swiss import SwissRound, pair_swiss, round_cost
-from meeple.tables.tournaments.swiss_tables import seat_swiss_tables, table_cost
 
 RESULTS = [(1, 2), (2, 1), (1, 1)]
 

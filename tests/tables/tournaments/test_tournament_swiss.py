@@ -8,8 +8,8 @@ from collections.abc import Callable
 import pytest
 
 from meeple.tables.tournaments.model import Bye, Entrant, Finish, PlayerId
+from meeple.tables.tournaments.pairing.swiss import FULL_FIELD, SwissRound, pair_swiss, round_cost
 from meeple.tables.tournaments.records import player_records
-from meeple.tables.tournaments.swiss import FULL_FIELD, SwissRound, pair_swiss, round_cost
 
 Outcome = Callable[[Entrant, Entrant, int], tuple[int, int]]
 

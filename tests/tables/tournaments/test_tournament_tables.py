@@ -8,8 +8,12 @@ from itertools import combinations
 
 from meeple.games.slide import GAME as SLIDE
 from meeple.tables.tournaments.model import Entrant, Finish, PlayerId, place_points, table_sizes
+from meeple.tables.tournaments.pairing.swiss_tables import (
+    TablesRound,
+    seat_swiss_tables,
+    table_cost,
+)
 from meeple.tables.tournaments.records import player_records
-from meeple.tables.tournaments.swiss_tables import TablesRound, seat_swiss_tables, table_cost
 
 
 def field(size: int) -> list[Entrant]:

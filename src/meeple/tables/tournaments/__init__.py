@@ -10,9 +10,7 @@ Pure:
 
 - :mod:`.model`: the players, finished games and byes, and points by finishing place;
 - :mod:`.records`: each player's past, read from the games and byes;
-- :mod:`.swiss_costs` and :mod:`.swiss`: a Swiss round of a two-player game;
-- :mod:`.swiss_tables`: a Swiss round of a game for three players or more;
-- :mod:`.arena`: an arena's points with streaks and its pairing pass;
+- :mod:`.pairing`: a round's pairing (Swiss of two players or at tables of 3-6, arena);
 - :mod:`.standings`: Swiss and arena standings with their tie-breaks;
 - :mod:`.deadline`: how a game unfinished at its round's deadline ends;
 - :mod:`.plan`: a new tournament's settings checked, and the tables it opens;

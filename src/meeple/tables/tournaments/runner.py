@@ -45,9 +45,11 @@ from meeple.tables.lobby.matchmaking import Matchmaking, new_table_id
 from meeple.tables.notices.notifications import NotificationKind, Notifier
 from meeple.tables.notices.user_events import publish_user_event
 from meeple.tables.tournaments import shown
-from meeple.tables.tournaments.arena import Waiting, arena_sheets, pair_arena
 from meeple.tables.tournaments.deadline import deadline_outcome
 from meeple.tables.tournaments.model import Entrant
+from meeple.tables.tournaments.pairing.arena import Waiting, arena_sheets, pair_arena
+from meeple.tables.tournaments.pairing.swiss import pair_swiss
+from meeple.tables.tournaments.pairing.swiss_tables import seat_swiss_tables
 from meeple.tables.tournaments.plan import (
     TableSettings,
     TournamentAsk,
@@ -56,8 +58,6 @@ from meeple.tables.tournaments.plan import (
     table_spec,
     tournament_row,
 )
-from meeple.tables.tournaments.swiss import pair_swiss
-from meeple.tables.tournaments.swiss_tables import seat_swiss_tables
 
 log = logging.getLogger(__name__)
 

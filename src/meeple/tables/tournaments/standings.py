@@ -23,8 +23,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from meeple.tables.tournaments.arena import arena_sheets
 from meeple.tables.tournaments.model import Bye, Entrant, Finish, PlayerId, win_points
+from meeple.tables.tournaments.pairing.arena import arena_sheets
 from meeple.tables.tournaments.records import player_records, record_of
 
 

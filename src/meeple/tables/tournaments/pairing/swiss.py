@@ -19,15 +19,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from meeple.tables.tournaments.matching import cheapest_pairs
 from meeple.tables.tournaments.model import Bye, Entrant, Finish, PlayerId, win_points
+from meeple.tables.tournaments.pairing.matching import cheapest_pairs
+from meeple.tables.tournaments.pairing.swiss_costs import Cost, SwissCosts, add_costs
 from meeple.tables.tournaments.records import (
     PlayerRecord,
     pairing_order,
     player_records,
     record_of,
 )
-from meeple.tables.tournaments.swiss_costs import Cost, SwissCosts, add_costs
 
 FULL_FIELD = 64
 """Up to this many players present, the round is matched whole."""

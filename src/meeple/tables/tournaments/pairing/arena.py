@@ -28,8 +28,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from meeple.tables.tournaments.matching import cheapest_pairs
 from meeple.tables.tournaments.model import Finish, PlayerId, sole_winner, table_sizes
+from meeple.tables.tournaments.pairing.matching import cheapest_pairs
 
 STREAK = 2
 """Wins in a row that light a streak."""
