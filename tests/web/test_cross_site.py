@@ -123,7 +123,13 @@ class ScriptFinder(HTMLParser):
 def test_every_page_forbids_framing_and_inline_script(server: LiveServer) -> None:
     alice, _bob, table_id = slide_pair(server)
     assert alice.user is not None
-    fill = {"game": "summy", "table_id": table_id, "name": alice.user["name"], "puzzle_id": "x"}
+    fill = {
+        "game": "summy",
+        "table_id": table_id,
+        "name": alice.user["name"],
+        "puzzle_id": "x",
+        "tournament_id": "x",
+    }
     paths = [
         route.path
         for route in pages.router.routes

@@ -73,6 +73,15 @@ EXPECTED = {
     ("post", "/api/password/reset"),
     ("get", "/api/account/email-choices"),
     ("put", "/api/account/email-choices"),
+    ("post", "/api/tournaments"),
+    ("get", "/api/tournaments"),
+    ("get", "/api/tournaments/{tournament_id}"),
+    ("get", "/api/tournaments/{tournament_id}/pairings"),
+    ("post", "/api/tournaments/{tournament_id}/join"),
+    ("post", "/api/tournaments/{tournament_id}/withdraw"),
+    ("post", "/api/tournaments/{tournament_id}/pause"),
+    ("post", "/api/tournaments/{tournament_id}/bots"),
+    ("post", "/api/tournaments/{tournament_id}/cancel"),
 }
 
 

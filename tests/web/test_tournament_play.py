@@ -63,13 +63,14 @@ def play_round(by_id: dict[int, Client], paired: dict[str, Any], game: str) -> N
 
 
 def fewest_repeats(field: list[int], met: Counter[frozenset[int]]) -> int:
-    """The fewest meetings again of any seating of ``field`` at tables of four (by brute
-    force over every seating)."""
+    """The least cost of meeting again, each pair by the square of its meetings before
+    (docs/tournaments.md, "Seating"), of any seating of ``field`` at tables of four (by
+    brute force over every seating)."""
     if not field:
         return 0
     first, rest = field[0], field[1:]
     return min(
-        sum(met[frozenset(pair)] for pair in combinations((first, *others), 2))
+        sum(met[frozenset(pair)] ** 2 for pair in combinations((first, *others), 2))
         + fewest_repeats([p for p in rest if p not in others], met)
         for others in combinations(rest, 3)
     )
@@ -147,7 +148,9 @@ def test_a_twelve_player_slide_swiss_of_three_rounds_at_tables_of_four(server: L
     met: Counter[frozenset[int]] = Counter()
     for paired in history:
         tables = [[p["id"] for p in game["players"]] for game in paired["games"]]
-        repeats = sum(met[frozenset(pair)] for table in tables for pair in combinations(table, 2))
+        repeats = sum(
+            met[frozenset(pair)] ** 2 for table in tables for pair in combinations(table, 2)
+        )
         assert repeats == fewest_repeats([p for table in tables for p in table], met)
         met.update(frozenset(pair) for table in tables for pair in combinations(table, 2))
     assert max(met.values()) == 2  # 12 at tables of 4 must meet again from round 2: once

@@ -153,7 +153,7 @@ def test_an_arena_pairs_players_again_as_they_finish_until_its_end(server: LiveS
         lambda: (t := ada.get(f"/api/tournaments/{tournament_id}"))["status"] == "finished" and t
     )
     games = [g for r in ada.get(f"/api/tournaments/{tournament_id}/pairings") for g in r["games"]]
-    assert all(g["status"] == "finished" for g in games) and len(games) >= 4
+    assert all(g["status"] == "finished" for g in games) and len(games) >= 4, games
     standings = final["standings"]
     assert sum(row["games"] for row in standings) == 2 * len(games)
     assert all(row["games"] >= 2 for row in standings)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from itertools import combinations
 
@@ -95,3 +96,22 @@ def test_places_score_two_a_player_below_and_one_a_player_level() -> None:
     assert place_points((1, 1, 3, 4)) == (5, 5, 2, 0)
     assert place_points((1, 2, 2, 2)) == (6, 2, 2, 2)
     assert place_points((1, 1, 1)) == (2, 2, 2)
+
+
+def test_no_pair_meets_a_third_time_in_three_rounds_of_twelve_at_tables_of_four() -> None:
+    """Round 2 must seat some pairs again (4 players from 3 tables of round 1), but a
+    third meeting is always avoidable in round 3, whatever the results."""
+    entrants = field(12)
+    for seed in range(40):
+        rng = random.Random(seed)
+        finishes: list[Finish] = []
+        for number in range(1, 4):
+            round_ = seat_swiss_tables(
+                entrants, finishes, [], 4, SLIDE.min_players, SLIDE.max_players
+            )
+            for table in round_.tables:
+                finishes.append(Finish(number, table, tuple(rng.sample(range(1, 5), 4))))
+        met = Counter(
+            frozenset(pair) for finish in finishes for pair in combinations(finish.players, 2)
+        )
+        assert max(met.values()) == 2, seed

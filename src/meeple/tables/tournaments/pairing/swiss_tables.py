@@ -3,12 +3,13 @@
 As on Board Game Arena, the players in pairing order (points, then rating, then
 id) fill the tables from the top: the leaders sit together, and so on down.
 Then players are swapped between tables up to :data:`SWAP_REACH` apart while a
-swap lowers the round's cost: first the number of pairs of players who met
-before, then the sum over each table of the squared differences of its players'
-points. Up to :data:`EXACT_FIELD` players, every seating is then weighed and the
-cheapest kept (swaps alone can miss one, where three players must move at once).
-Tables are listed best first (by their best player in pairing order); seats go
-to those who have started least (seat 0 first), then in pairing order.
+swap lowers the round's cost: first the pairs of players who met before (each
+by the square of its meetings), then the sum over each table of the squared
+differences of its players' points. Up to :data:`EXACT_FIELD` players, every
+seating is then weighed and the cheapest kept (swaps alone can miss one, where
+three players must move at once). Tables are listed best first (by their best
+player in pairing order); seats go to those who have started least (seat 0
+first), then in pairing order.
 """
 
 from __future__ import annotations
@@ -91,11 +92,16 @@ def seat_swiss_tables(
 def table_cost(
     table: Sequence[PlayerId], records: Mapping[PlayerId, PlayerRecord]
 ) -> tuple[int, int]:
-    """A table's cost: its pairs who met before (by meetings), then its points spread."""
+    """A table's cost: its pairs who met before, then its points spread.
+
+    A pair weighs the square of its meetings before, so a pair meeting a third time
+    (4) costs more than two pairs meeting a second time (1 + 1): who must meet again
+    meets as few times as it can.
+    """
     repeats = spread = 0
     for a, b in combinations(table, 2):
         record_a, record_b = record_of(records, a), record_of(records, b)
-        repeats += record_a.met[b]
+        repeats += record_a.met[b] ** 2
         spread += (record_a.points - record_b.points) ** 2
     return repeats, spread
 
