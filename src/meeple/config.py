@@ -207,6 +207,12 @@ class Settings(ObserveSettings, TournamentSettings):
         description="NDJSON streams open at once per client address (IPv6: per /64), on all"
         " servers together",
     )
+    max_streams_per_server: int = Field(
+        4000,
+        ge=1,
+        description="NDJSON streams open at once on this server, whoever holds them (each idle"
+        " one holds about 46 KiB: docs/benchmarks.md)",
+    )
     bots_rated_vs_people: bool = Field(
         True,
         description="a game between a bot account and people may be rated (false: such a"

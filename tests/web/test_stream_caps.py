@@ -289,3 +289,27 @@ def test_a_gzip_stream_is_one_valid_gzip_member_to_its_end(tmp_path: Path) -> No
         # The whole body, checked against its trailer's CRC-32 and length.
         lines = [line for line in gzip.decompress(raw).split(b"\n") if line]
         assert [strict_json(line)["n"] for line in lines] == [0, 1, 2]
+
+
+def test_a_server_holds_at_most_its_cap_whoever_opens_the_streams(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path, max_streams_per_server=2, trusted_proxies="127.0.0.1")
+    with running(settings) as server:
+        tokens = [bot_with_token(server, f"crowd-{n}")[1] for n in range(3)]
+        with httpx.Client(base_url=server.url, timeout=httpx.Timeout(30, read=120)) as http:
+            first, second = from_address(tokens[0], "10.0.0.1"), from_address(tokens[1], "10.0.0.2")
+            with (
+                http.stream("GET", "/api/stream/events", headers=first) as one,
+                http.stream("GET", "/api/stream/events", headers=second) as two,
+            ):
+                assert (one.status_code, two.status_code) == (200, 200)
+                refused = open_from(server, tokens[2], "10.0.0.3")  # another account and address
+                assert refused.status_code == 429
+                assert refused.json()["params"] == {"limit": 2, "per": "server", "seconds": 10}
+                assert int(refused.headers["retry-after"]) > 0
+            wait_for(lambda: server.services.streams.total() == 0)
+            assert open_from(server, tokens[2], "10.0.0.3").status_code == 200
+
+
+def from_address(token: str, address: str) -> dict[str, str]:
+    """Headers of a Bot API client at ``address`` (through the trusted proxy)."""
+    return {"Authorization": f"Bearer {token}", "X-Forwarded-For": address}

@@ -133,25 +133,31 @@ def test_an_arena_pairs_players_again_as_they_finish_until_its_end(server: LiveS
     server.advance(60)
     by_id = dict(zip(ids(field), field, strict=True))
     played: set[str] = set()
-    while len(played) < 4:  # two waves of two boards: each player paired again at once
-        rounds = ada.get(f"/api/tournaments/{tournament_id}/pairings")
-        ready = [g for r in rounds for g in r["games"]
+
+    def play_oldest_waiting() -> bool:
+        """Play the oldest game open and not played yet; whether there was one."""
+        rounds = ada.get(f"/api/tournaments/{tournament_id}/pairings")  # newest first
+        ready = [g for r in reversed(rounds) for g in r["games"]
                  if g["status"] == "playing" and g["table_id"] not in played]  # fmt: skip
-        if not ready:
-            wait_until(lambda: any(g["status"] == "playing" and g["table_id"] not in played
-                                   for r in ada.get(f"/api/tournaments/{tournament_id}/pairings")
-                                   for g in r["games"]))  # fmt: skip
-            continue
-        play(by_id, ready[0])
-        played.add(ready[0]["table_id"])
-    server.advance(600)  # the end: nobody is paired again
-    for paired in ada.get(f"/api/tournaments/{tournament_id}/pairings"):
-        for game in paired["games"]:
-            if game["table_id"] not in played and game["status"] != "finished":
-                play(by_id, game)
-    final = wait_until(
-        lambda: (t := ada.get(f"/api/tournaments/{tournament_id}"))["status"] == "finished" and t
-    )
+        if ready:
+            play(by_id, ready[0])
+            played.add(ready[0]["table_id"])
+        return bool(ready)
+
+    # Oldest first, so both boards of a wave are played before the next: each player is
+    # paired again at once, with whoever is waiting.
+    while len(played) < 4:
+        wait_until(play_oldest_waiting)
+    server.advance(600)  # the end: nobody is paired again; the games still on finish
+
+    def finished() -> dict[str, Any] | None:
+        tournament = ada.get(f"/api/tournaments/{tournament_id}")
+        if tournament["status"] == "finished":
+            return tournament
+        play_oldest_waiting()
+        return None
+
+    final = wait_until(finished)
     games = [g for r in ada.get(f"/api/tournaments/{tournament_id}/pairings") for g in r["games"]]
     assert all(g["status"] == "finished" for g in games) and len(games) >= 4, games
     standings = final["standings"]

@@ -1,4 +1,4 @@
-"""Caps on the Bot API's open NDJSON streams per token, per account and per client address.
+"""Caps on the Bot API's open NDJSON streams per token, account, client address and server.
 
 A stream is counted against every cap that applies to it (:class:`Cap`) in one
 atomic step: it opens only if none is full, and then counts in all of them.

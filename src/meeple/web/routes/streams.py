@@ -75,11 +75,13 @@ class Holder:
 
 def holder_of(request: Request, services: Services, user: User) -> Holder:
     """The stream's holder: its token if it came with one, else the account's session; its
-    caps per token (if any), per account and per client address (IPv6: per /64)."""
+    caps per token (if any), per account, per client address (IPv6: per /64) and per
+    server (what this server's memory holds, whoever asks)."""
     settings = services.settings
     caps = [
         Cap("account", f"user:{user.id}", settings.max_streams_per_account),
         Cap("address", f"address:{client_address(request)}", settings.max_streams_per_address),
+        Cap("server", f"server:{services.tables.server_id}", settings.max_streams_per_server),
     ]
     token = token_of(request)
     if token is not None:
