@@ -365,10 +365,9 @@ class Table:
         announcing it, and connections, here as elsewhere, send their clients only what is
         announced. One announcement is enough: a connection hearing any sends its client
         every event up to the table's version, and a copy elsewhere that finds a gap reads
-        the rest from the store. (Announcing each event, a copy forty events behind made
-        forty round trips to Redis under the table's lock, and a thousand players
-        reconnecting after a take-over waited for them up to a minute.) A repeated
-        announcement changes nothing anywhere."""
+        the rest from the store. (One, not one per event: each is a Redis round trip made
+        under the table's lock, which players reconnecting after a take-over wait on.)
+        A repeated announcement changes nothing anywhere."""
         if self.snap.version > after:
             await self._announce(self.events[-1])
 
