@@ -85,7 +85,7 @@ def test_a_position_out_of_reach_is_refused_at_once_and_burns_no_worker(tmp_path
         assert post(server.url, midgame)[0] == 200  # the workers are up
         status, answer, took = post(server.url, WIDE)
         assert status == 422 and took < 1.0, (status, took)
-        assert answer["code"] == "out_of_reach"
+        assert (answer["code"], answer["family"]) == ("out_of_reach", "invalid")
         assert answer["params"] == {"row": 0, "col": 100000000, "reach": 93}
         for col in (10**13, 10**39):  # were a MemoryError and an OverflowError: 500
             far = {**WIDE, "tiles": [WIDE["tiles"][0], {"row": 0, "col": col, "tile": "1"}]}

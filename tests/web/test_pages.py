@@ -8,8 +8,10 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from meeple.errors import TableError
 from meeple.games import GAME_NAMES
 from meeple.i18n import LANG_COOKIE, LANGUAGES, catalog
+from meeple.web.errors import table_error_answer
 from meeple.web.pages import mount_static, router
 from meeple.web.routes import games
 
@@ -35,6 +37,7 @@ KEY_SHAPE = re.compile(
 @pytest.fixture(scope="module")
 def client() -> TestClient:
     app = FastAPI()
+    app.add_exception_handler(TableError, table_error_answer)  # type: ignore[arg-type]
     app.include_router(router)
     app.include_router(games.router)
     mount_static(app)

@@ -46,6 +46,13 @@ def test_rest_answers_and_socket_errors_name_the_family_of_their_code(
         ),
         "an unknown path's": alice.http.options("/api/nothing-here"),
         "the schema's": alice.http.post("/api/tables", json={"game": 7}),
+        "an unknown game's history": alice.http.get("/api/users/alice/history/chess"),
+        "a game without previews": alice.http.post(
+            "/api/games/chess/preview", json={"position": {}, "action": {}}
+        ),
+        "a malformed position's": alice.http.post(
+            "/api/games/summy/preview", json={"position": {"tiles": 5}, "action": {}}
+        ),
     }
     for where, answer in answers.items():
         body = answer.json()

@@ -16,14 +16,14 @@ from fastapi.responses import JSONResponse
 
 from meeple import __version__
 from meeple.config import Settings
-from meeple.errors import Code, MustWait, TableError
+from meeple.errors import Code, TableError
 from meeple.plugins import load_games
 from meeple.tables.facade import Clock
 from meeple.web import pages
 from meeple.web.access_log import install_secret_filter
 from meeple.web.allow import install_allow
 from meeple.web.cross_site import CrossSiteGuard
-from meeple.web.errors import code_status, http_status, refusal_body
+from meeple.web.errors import code_status, refusal_body, table_error_answer
 from meeple.web.guard import InputGuard
 from meeple.web.headers import SecurityHeaders
 from meeple.web.me_socket import ME_SOCKET_PATH, me_socket_route
@@ -81,23 +81,7 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
     )
     app.state.tables_started = False
 
-    @app.exception_handler(TableError)
-    async def table_error(_request: Request, exc: TableError) -> JSONResponse:
-        headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, MustWait) else None
-        body: dict[str, object] = {
-            "detail": exc.message,
-            "code": exc.code,
-            "family": exc.family,
-            "reason": exc.reason,
-            "params": exc.params,
-        }
-        if isinstance(exc, MustWait):
-            body["retry_after"] = exc.retry_after
-        return JSONResponse(
-            body,
-            status_code=http_status(exc),
-            headers=headers,
-        )
+    app.add_exception_handler(TableError, table_error_answer)  # type: ignore[arg-type]
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -8,7 +8,10 @@ code itself.
 
 from __future__ import annotations
 
-from meeple.errors import Code, Family, TableError
+from fastapi import Request
+from fastapi.responses import JSONResponse
+
+from meeple.errors import Code, Family, MustWait, TableError
 
 HTTP_STATUS: dict[Family, int] = {
     Family.AUTH: 401,
@@ -46,3 +49,24 @@ def refusal_body(code: Code, detail: str | None = None) -> dict[str, str]:
     ``detail``, the code's English shape unless given, ``code`` and ``family``."""
     detail = code.sentence() if detail is None else detail
     return {"detail": detail, "code": code.value, "family": code.family.value}
+
+
+async def table_error_answer(_request: Request, exc: TableError) -> JSONResponse:
+    """The answer to a refusal raised in a route: its family's status, the code, family,
+    reason and params, and ``Retry-After`` for one that asks the client to wait."""
+    headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, MustWait) else None
+    body: dict[str, object] = {
+        "detail": exc.message,
+        "code": exc.code,
+        "family": exc.family,
+        "reason": exc.reason,
+        "params": exc.params,
+    }
+    if isinstance(exc, MustWait):
+        body["retry_after"] = exc.retry_after
+    return JSONResponse(body, status_code=http_status(exc), headers=headers)
+
+
+def busy_answer(detail: str) -> JSONResponse:
+    """503 ``unavailable``: the server cannot do this now (too busy); try again later."""
+    return JSONResponse(refusal_body(Code.UNAVAILABLE, detail), status_code=503)

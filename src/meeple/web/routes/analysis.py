@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Body, HTTPException, Query, Request
+from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import JSONResponse
 
 from meeple.analysis.features import analyse_position, board_of, no_feature
+from meeple.errors import Code
 from meeple.games.base import Refusal
 from meeple.web.deps import ServicesDep, client_address
+from meeple.web.errors import busy_answer
 from meeple.web.schemas import ERRORS, AnalysisOut
 
 router = APIRouter(prefix="/api/analysis", tags=["analysis"], responses=ERRORS)
@@ -58,7 +60,11 @@ async def analyse(
         # that cannot happen in a game (out of reach, over the bag) costs no worker.
         board.check(position)
     except Refusal as exc:
-        body = {"detail": f"the position is not valid: {exc}", "code": exc.code}
+        body = {
+            "detail": f"the position is not valid: {exc}",
+            "code": exc.code,  # the game's own (docs/analysis.md), in the family "invalid"
+            "family": Code.INVALID.family.value,
+        }
         return JSONResponse({**body, "reason": exc.code, "params": exc.params}, 422)
     try:
         shown = min(limit, board.max_listed)
@@ -67,4 +73,4 @@ async def analyse(
         )
         return dict(await work)
     except TimeoutError:
-        raise HTTPException(503, "the server is too busy to analyse now; try again") from None
+        return busy_answer("the server is too busy to analyse now; try again")

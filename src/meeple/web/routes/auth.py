@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import secrets
 
-from fastapi import APIRouter, HTTPException, Request, Response
+from fastapi import APIRouter, Request, Response
 
 from meeple.errors import Code, TableError
 from meeple.store import queries
@@ -20,6 +20,7 @@ from meeple.store.names import shown_name
 from meeple.store.sessions import end_session, open_session, rehash_password, set_password
 from meeple.tables.facade import commands
 from meeple.web.deps import CurrentUser, OptionalUser, ServicesDep, client_address
+from meeple.web.errors import busy_answer
 from meeple.web.schemas import ERRORS, Credentials, PasswordChange, UserPublic
 from meeple.web.security import (
     SESSION_COOKIE,
@@ -204,7 +205,7 @@ async def guest(
             continue
         await start_session(response, services, account)
         return public(account)
-    raise HTTPException(503, "could not find a free guest name; try again")
+    return busy_answer("could not find a free guest name; try again")  # type: ignore[return-value]
 
 
 @router.get("/me", response_model=UserPublic | None)

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from functools import cache
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 
+from meeple.analysis.features import no_feature
 from meeple.bots import levels_for
+from meeple.errors import Code, TableError
 from meeple.games import GAME_NAMES, get_game
 from meeple.games.base import Previews
 from meeple.i18n.messages import translate
@@ -54,11 +56,11 @@ def preview(game: str, body: PreviewIn, request: Request) -> PreviewOut:
     """
     rules = get_game(game) if game in GAME_NAMES else None
     if not isinstance(rules, Previews):
-        raise HTTPException(404, f"there is no move preview for {game[:20]!r}")
+        raise no_feature(game[:20], "preview", "move preview")
     try:
         verdict = rules.preview(body.position, body.action)
     except ValueError as exc:
-        raise HTTPException(422, f"the position is malformed: {exc}") from None
+        raise TableError(Code.INVALID, f"the position is malformed: {exc}") from None
     if verdict.legal:
         return PreviewOut(legal=True, score=verdict.score, text=verdict.text)
     english = verdict.message or ""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Query
+from fastapi import APIRouter, Query
 
 from meeple.analysis.features import reviewer_of
 from meeple.errors import Code, TableError
@@ -64,9 +64,9 @@ async def replay_step(
     check_finished(table)
     states = table.snap.states  # every state of the game, kept by the table: no replay here
     if step >= len(states):
-        raise HTTPException(422, f"this game has steps 0 to {len(states) - 1}")
+        raise TableError(Code.INVALID, f"this game has steps 0 to {len(states) - 1}")
     if seat is not None and not 0 <= seat < table.info.seat_count:
-        raise HTTPException(422, f"there is no seat {seat}")
+        raise TableError(Code.INVALID, f"there is no seat {seat}")
     actions = [e for e in table.events if e.kind == "action"]
     action = None
     events: list[Any] = []

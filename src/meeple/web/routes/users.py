@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, HTTPException, Query
+from fastapi import APIRouter, Query
 
-from meeple.errors import Code
+from meeple.errors import Code, TableError
 from meeple.games import GAME_NAMES
 from meeple.store import profiles, queries
 from meeple.store.models import User
@@ -39,7 +39,9 @@ async def user_named(services: Services, name: str) -> User:
 def check_game(game: str) -> None:
     """404 for a game that does not exist."""
     if game not in GAME_NAMES:
-        raise HTTPException(404, f"unknown game {game!r}; choose {', '.join(GAME_NAMES)}")
+        raise TableError(
+            Code.NO_PATH, f"unknown game {game[:20]!r}; choose {', '.join(GAME_NAMES)}"
+        )
 
 
 @router.get("/users/{name}", response_model=ProfileOut)
