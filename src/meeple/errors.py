@@ -307,7 +307,7 @@ class Code(StrEnum):
     NO_BUILTIN_BOTS = (
         "no_builtin_bots",
         Family.RULES,
-        "built-in bots join only a casual (unrated) arena",
+        "built-in bots join only a casual (unrated) tournament",
     )
     CHALLENGE_SELF = "challenge_self", Family.RULES, "you cannot challenge yourself"
     BOT_UNRATED = (

@@ -76,3 +76,74 @@ def test_a_tournament_page_on_a_desktop_and_a_phone(new_page: NewPage, live: Ser
     check_page(phone, tournament_id, "第 1 ラウンド(全 3 ラウンド)", "tournament-phone-ja")
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shot(phone, "tournament-phone-ja")
+
+
+def test_a_player_creates_a_tournament_from_the_form_and_runs_it_live(
+    new_page: NewPage, live: ServerProcess
+) -> None:
+    """The home page's link, the form, then the creator's page: join, pause and resume, a
+    second player joining elsewhere, and the cancel, each shown as it happens (over the
+    tournament socket: the page polls only while that socket is down)."""
+    page = new_page("en-GB", {"width": 1280, "height": 800})
+    assert page.request.post("/api/auth/guest").status == 201
+    page.goto("/")
+    page.get_by_role("link", name="Create a tournament").click()
+    expect(page.locator("h1")).to_have_text("Create a tournament")
+    assert violations(page, "tournament-new-desktop") == []
+    page.fill("#tn-name", "Evening Arena")
+    page.select_option("#tn-format", "arena")
+    expect(page.locator("#tn-rounds-label")).to_be_hidden()
+    page.fill("#tn-minutes", "20")
+    page.fill("#tn-starts", "30")
+    page.check("#tn-private")
+    shot(page, "tournament-new-desktop")
+    page.get_by_role("button", name="Create", exact=True).click()
+    page.wait_for_url("**/tournaments/*?secret=*")
+    expect(page.locator("#tournament-name")).to_have_text("Evening Arena")
+    expect(page.locator("#tournament-link")).to_be_visible()
+    expect(page.locator("#tournament-cancel")).to_be_visible()
+    expect(page.locator("#tournament-bots")).to_be_visible()
+
+    page.locator("#tournament-join").click()
+    expect(page.locator("#standings-rows tr")).to_have_count(1)
+    page.locator("#tournament-pause").click()
+    expect(page.locator("#standings-rows")).to_contain_text("(paused)")
+    page.locator("#tournament-resume").click()
+    expect(page.locator("#standings-rows")).not_to_contain_text("(paused)")
+
+    # Another player joins by the shared link: the page shows it within the socket's
+    # moment, long before its 5-second poll would (which is off while the socket is up).
+    link = page.locator("#tournament-link-url").get_attribute("href")
+    assert link is not None and "secret=" in link
+    secret = link.split("secret=", 1)[1]
+    tournament_id = page.url.split("/tournaments/", 1)[1].split("?", 1)[0]
+    other = live.client()
+    guest(other)
+    joined = other.post(f"/api/tournaments/{tournament_id}/join", json={"secret": secret})
+    assert joined.status_code == 200, joined.text
+    expect(page.locator("#standings-rows tr")).to_have_count(2, timeout=2500)
+    page.locator("#tournament-bot-count").fill("3")
+    page.locator("#tournament-bots button").click()
+    expect(page.locator("#standings-rows tr")).to_have_count(5)
+    assert untranslated(page) == []
+    assert violations(page, "tournament-creator-desktop") == []
+    shot(page, "tournament-creator-desktop")
+
+    phone = new_page("fr-FR", {"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    phone.context.add_cookies(page.context.cookies())  # the creator, on a phone, in French
+    phone.goto(page.url)
+    expect(phone.locator("#standings-rows tr")).to_have_count(5)
+    expect(phone.locator("#tournament-cancel")).to_have_text("Annuler le tournoi")
+    assert untranslated(phone) == []
+    assert violations(phone, "tournament-creator-phone-fr") == []
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(phone, "tournament-creator-phone-fr")
+    phone.goto("/tournaments/new")
+    assert untranslated(phone) == []
+    assert violations(phone, "tournament-new-phone-fr") == []
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(phone, "tournament-new-phone-fr")
+
+    page.locator("#tournament-cancel").click()
+    expect(page.locator("#tournament-clock")).to_have_text("Cancelled")
+    other.close()

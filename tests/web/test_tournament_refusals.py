@@ -152,18 +152,21 @@ def test_the_openapi_names_every_tournament_route_and_its_bodies(server: LiveSer
     assert {"201", "400", "401", "403", "404", "409", "422"} <= set(create)
 
 
-def test_built_in_bots_fill_only_a_casual_arena_and_only_by_its_creator(
+def test_built_in_bots_fill_only_a_casual_tournament_and_only_by_its_creator(
     server: LiveServer,
 ) -> None:
     ada, bob = account(server, "ada"), account(server, "bob")
     arena = swiss(server, format="arena", minutes=30, max_players=4)
     casual = ada.post("/api/tournaments", arena, 201)["id"]
     rated = ada.post("/api/tournaments", {**arena, "rated": True}, 201)["id"]
-    a_swiss = bob.post("/api/tournaments", swiss(server), 201)["id"]
+    rated_swiss = bob.post("/api/tournaments", swiss(server, rated=True), 201)["id"]
+    casual_swiss = bob.post("/api/tournaments", swiss(server), 201)["id"]
     refused(bob.http.post(f"/api/tournaments/{casual}/bots", json={"count": 2}), 403,
             "not_organizer")  # fmt: skip
     refused(ada.http.post(f"/api/tournaments/{rated}/bots", json={}), 400, "no_builtin_bots")
-    refused(bob.http.post(f"/api/tournaments/{a_swiss}/bots", json={}), 400, "no_builtin_bots")
+    refused(bob.http.post(f"/api/tournaments/{rated_swiss}/bots", json={}), 400,
+            "no_builtin_bots")  # fmt: skip
+    assert bob.post(f"/api/tournaments/{casual_swiss}/bots", {"count": 2})["players"] == 2
     refused(ada.http.post(f"/api/tournaments/{casual}/bots", json={"level": "godlike"}), 422,
             "invalid")  # fmt: skip
     filled = ada.post(f"/api/tournaments/{casual}/bots", {"count": 3})

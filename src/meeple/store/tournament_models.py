@@ -121,7 +121,7 @@ class TournamentBye(Base):
 
 
 class TournamentBot(Base):
-    """A built-in bot its creator added to a casual arena (migration 0018): it plays as the
+    """A built-in bot its creator added to a casual tournament (migration 0018): it plays as the
     player id ``-number`` at the level ``level``."""
 
     __tablename__ = "tournament_bots"

@@ -79,7 +79,7 @@ def public_tournaments(
     session: Session, statuses: Sequence[str], limit: int
 ) -> list[tuple[Tournament, int]]:
     """Public tournaments in ``statuses`` with their entrants not withdrawn: the soonest
-    start first, then the id."""
+    start first, then the id; finished ones only: the last finished first."""
     players = (
         select(func.count())
         .select_from(TournamentEntrant)
@@ -92,7 +92,13 @@ def public_tournaments(
     rows = session.execute(
         select(Tournament, players)
         .where(Tournament.status.in_(statuses), Tournament.private.is_(False))
-        .order_by(Tournament.starts_at, Tournament.id)
+        .order_by(
+            *(
+                (Tournament.finished_at.desc(), Tournament.id)
+                if list(statuses) == [FINISHED]
+                else (Tournament.starts_at, Tournament.id)
+            )
+        )
         .limit(limit)
     )
     return [(tournament, int(count)) for tournament, count in rows]

@@ -64,6 +64,7 @@ from meeple.tables.notices.unsubscribe import ALL_EMAILS, UNSUBSCRIBE_PATH, Unsu
 from meeple.tables.notices.user_events import SeatNews, user_channel
 from meeple.tables.study.puzzle_supply import PuzzleSupply
 from meeple.tables.study.reviews import Reviewer
+from meeple.tables.tournaments.news import tournament_channel
 from meeple.tables.tournaments.plan import TournamentAsk
 from meeple.tables.tournaments.runner import TournamentRunner
 from meeple.tables.tournaments.service import Tournaments
@@ -150,6 +151,7 @@ __all__ = [  # noqa: RUF022 - grouped by package, not sorted
     "Reviewer",
     # tournaments: the requests about them, and the runner that pairs them
     "TournamentAsk",
+    "tournament_channel",
     "TournamentRunner",
     "Tournaments",
 ]

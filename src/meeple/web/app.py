@@ -44,6 +44,7 @@ from meeple.web.routes import unsubscribe as unsubscribe_routes
 from meeple.web.schemas import BotStatsOut, CallStatsOut, HealthOut
 from meeple.web.services import Services
 from meeple.web.sockets import router as sockets_router
+from meeple.web.tournament_socket import router as tournament_socket_router
 
 DESCRIPTION = """\
 The meeple game server: accounts, lobby, tables, bots, records, ratings.
@@ -138,6 +139,7 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
     app.include_router(me_routes.router)
     app.include_router(metrics_routes.router)
     app.include_router(sockets_router)
+    app.include_router(tournament_socket_router)
     install_allow(app)
     app.include_router(pages.router)
     app.include_router(email_pages.router)

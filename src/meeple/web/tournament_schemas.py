@@ -44,7 +44,7 @@ class TournamentJoinIn(Input):
 
 
 class BotsIn(Input):
-    """Built-in bots to add to a casual arena."""
+    """Built-in bots to add to a casual (unrated) tournament."""
 
     level: Literal["random", "greedy", "strong", "expert"] = "greedy"
     count: int = Field(1, ge=1, le=100)
@@ -102,6 +102,7 @@ class StandingOut(BaseModel):
     rating: int
     games: int
     withdrawn: bool
+    paused: bool = Field(False, description="paused: not paired until they resume")
     buchholz: float | None = None
     sonneborn_berger: float | None = None
     byes: int | None = None

@@ -28,10 +28,9 @@ import contextlib
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
-from meeple.store import queries
 from meeple.store import tournaments as store
 from meeple.store.database import Database
 from meeple.store.tournament_models import Tournament, TournamentGame
@@ -39,14 +38,14 @@ from meeple.tables.clock import Clock
 from meeple.tables.cluster.owners import Ownership
 from meeple.tables.cluster.registry import TableRegistry
 from meeple.tables.core.log import FINISHED
-from meeple.tables.core.ratings import shown_rating, starting_rating
 from meeple.tables.facts import GameFinished
 from meeple.tables.lobby.matchmaking import Matchmaking, new_table_id
 from meeple.tables.notices.notifications import NotificationKind, Notifier
 from meeple.tables.notices.user_events import publish_user_event
 from meeple.tables.tournaments import shown
 from meeple.tables.tournaments.deadline import deadline_outcome
-from meeple.tables.tournaments.model import Entrant
+from meeple.tables.tournaments.field import Field, field_of
+from meeple.tables.tournaments.news import announce_changed
 from meeple.tables.tournaments.pairing.arena import Waiting, arena_sheets, pair_arena
 from meeple.tables.tournaments.pairing.swiss import pair_swiss
 from meeple.tables.tournaments.pairing.swiss_tables import seat_swiss_tables
@@ -70,17 +69,6 @@ LEASE_S = 5.0
 """A tournament's lease runs out this long after its holder's last look."""
 
 
-@dataclass(frozen=True)
-class Field:
-    """Who plays a tournament: its entrants' rows, its built-in bots' levels by player id
-    (minus their number), every one as the core sees them, and as the pages show them."""
-
-    rows: list[store.EntrantRow]
-    levels: dict[int, str]
-    entrants: list[Entrant]
-    people: dict[int, dict[str, Any]]
-
-
 class TournamentRunner:
     """Starts, pairs, records and ends the tournaments whose lease this server holds."""
 
@@ -101,8 +89,8 @@ class TournamentRunner:
         self.recurring = [recurring_ask(entry, clock.now()) for entry in recurring]
         """The site's recurring tournaments: each one's settings and period (checked now, so
         a server given a wrong one refuses to start)."""
-        """Tells the paired accounts: a ``tournament_game`` line on their event streams, and
-        a notification to people."""
+        self._changed: set[str] = set()
+        """Tournaments changed since the last look: their watchers are told after it."""
         self._finished: list[tuple[str, tuple[int, ...], bool]] = []
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -121,7 +109,9 @@ class TournamentRunner:
         if not noted:
             return
         ids = [table_id for table_id, _, _ in noted]
-        ours = {game.table_id for game in await self.db.run(store.games_of_tables, ids)}
+        found = await self.db.run(store.games_of_tables, ids)
+        ours = {game.table_id for game in found}
+        self._changed |= {game.tournament_id for game in found}
         now = self.clock.now()
         for table_id, ranks, aborted in noted:
             if table_id in ours:
@@ -173,6 +163,8 @@ class TournamentRunner:
                 await self.advance(tournament)
             except Exception:
                 log.exception("tournament %s: a step failed", tournament.id)
+        changed, self._changed = self._changed, set()
+        await announce_changed(self.notifier.bus, changed)
 
     async def _schedule_next(self, index: int, ask: TournamentAsk, every_s: int) -> None:
         """Store the next one of recurring tournament ``index``: its start the next multiple
@@ -201,16 +193,14 @@ class TournamentRunner:
             end = shown.ends_at(tournament)
             if end is not None and now >= end:
                 if not playing:
-                    await self.db.run(
-                        store.set_status, tournament.id, [store.RUNNING], store.FINISHED, now
-                    )
+                    await self._move(tournament, store.RUNNING, store.FINISHED, now)
                 return
             await self._pair_arena(tournament, games, now)
             return
         if any(g.round == tournament.round for g in playing):
             return
         if tournament.round >= (tournament.rounds or 0):
-            await self.db.run(store.set_status, tournament.id, [store.RUNNING], store.FINISHED, now)
+            await self._move(tournament, store.RUNNING, store.FINISHED, now)
             return
         await self._pair_swiss(tournament, games, now)
 
@@ -218,15 +208,18 @@ class TournamentRunner:
         """Start at the start time, or cancel for want of players."""
         players = await self.db.run(store.active_count, tournament.id)
         if players < shown.sizes_of(tournament).least:
-            await self.db.run(
-                store.set_status, tournament.id, [store.SCHEDULED], store.CANCELLED, now
-            )
+            await self._move(tournament, store.SCHEDULED, store.CANCELLED, now)
             return
-        if await self.db.run(
-            store.set_status, tournament.id, [store.SCHEDULED], store.RUNNING, now
-        ):
+        if await self._move(tournament, store.SCHEDULED, store.RUNNING, now):
             tournament.status = store.RUNNING
             await self.advance(tournament)
+
+    async def _move(self, tournament: Tournament, before: str, after: str, now: float) -> bool:
+        """Move ``tournament`` from status ``before`` to ``after``: whether it moved."""
+        moved: bool = await self.db.run(store.set_status, tournament.id, [before], after, now)
+        if moved:
+            self._changed.add(tournament.id)
+        return moved
 
     async def _collect(
         self, tournament: Tournament, games: list[TournamentGame], now: float
@@ -256,34 +249,16 @@ class TournamentRunner:
                 changed |= await self.db.run(
                     store.record_finish, game.table_id, list(outcome.ranks), "deadline", now
                 )
-        return await self.db.run(store.games_of, tournament.id) if changed else games
-
-    async def ratings(self, game: str, user_ids: Sequence[int]) -> dict[int, int]:
-        """Each account's rating in ``game`` as players see it (a newcomer's: the first)."""
-        stored = await self.db.run(queries.ratings_of, list(user_ids), game)
-        start = starting_rating()
-        return {
-            user_id: shown_rating(stored[user_id].mu, stored[user_id].sigma)
-            if user_id in stored
-            else start
-            for user_id in user_ids
-        }
-
-    async def field_of(self, tournament: Tournament) -> Field:
-        """Who plays ``tournament``: its accounts and built-in bots, as the core and the
-        pages see them."""
-        rows = await self.db.run(store.entrants_of, tournament.id)
-        bots = await self.db.run(store.bots_of, tournament.id)
-        ratings = await self.ratings(tournament.game, [user.id for _, user in rows])
-        entrants = shown.entrants(rows, ratings, bots, starting_rating())
-        levels = {-bot.number: bot.level for bot in bots}
-        return Field(rows, levels, entrants, shown.who(rows, bots))
+        if not changed:
+            return games
+        self._changed.add(tournament.id)
+        return await self.db.run(store.games_of, tournament.id)
 
     async def _pair_swiss(
         self, tournament: Tournament, games: list[TournamentGame], now: float
     ) -> None:
         """Pair the next round among the players present, store it, open its tables."""
-        field = await self.field_of(tournament)
+        field = await field_of(self.db, tournament)
         active = [
             user.id
             for entrant, user in field.rows
@@ -310,7 +285,7 @@ class TournamentRunner:
         self, tournament: Tournament, games: list[TournamentGame], now: float
     ) -> None:
         """Pair the waiting players present (not paused, not at a game) and open tables."""
-        field = await self.field_of(tournament)
+        field = await field_of(self.db, tournament)
         busy = {p for g in games if g.status != store.DONE for p in g.players}
         people = [
             user.id
@@ -368,6 +343,7 @@ class TournamentRunner:
         if not stored:
             return
         tournament.round = number
+        self._changed.add(tournament.id)
         await self._open(tournament, games, field)
 
     async def _open_pending(self, tournament: Tournament, games: list[TournamentGame]) -> bool:
@@ -379,7 +355,7 @@ class TournamentRunner:
         have = await self.db.run(store.stored_tables, [g.table_id for g in pending])
         missing = [(g.table_id, list(g.players)) for g in pending if g.table_id not in have]
         if missing:
-            await self._open(tournament, missing, await self.field_of(tournament))
+            await self._open(tournament, missing, await field_of(self.db, tournament))
         await self.db.run(store.mark_playing, list(have))
         return True
 
@@ -437,7 +413,7 @@ class TournamentRunner:
                 await self.notifier.notify(
                     player,
                     NotificationKind.TOURNAMENT_GAME,
-                    data,
+                    {**data, "pace": tournament.pace},  # emailed only for a turn-based round
                     table_id=table_id,
                     dedupe=f"tournament:{table_id}",
                 )

@@ -16,6 +16,8 @@ from meeple.store.tournament_models import Tournament
 from meeple.tables.clock import Clock
 from meeple.tables.lobby.matchmaking import new_table_id
 from meeple.tables.tournaments import shown
+from meeple.tables.tournaments.field import field_of
+from meeple.tables.tournaments.news import announce_changed
 from meeple.tables.tournaments.plan import TournamentAsk, check_ask, tournament_row
 from meeple.tables.tournaments.runner import TournamentRunner
 
@@ -46,7 +48,7 @@ class Tournaments:
 
     async def listing(self, status: str) -> list[dict[str, Any]]:
         """Public tournaments in ``status`` (``scheduled``, ``running``, ``finished``), the
-        soonest start first."""
+        soonest start first (finished ones: the last finished first)."""
         rows = await self.db.run(store.public_tournaments, [status], LIST_LIMIT)
         return [shown.tournament_json(tournament, players) for tournament, players in rows]
 
@@ -71,7 +73,7 @@ class Tournaments:
     ) -> dict[str, Any]:
         """A tournament with its standings (and, for its creator, a private one's secret)."""
         tournament = await self._find(user, tournament_id, secret)
-        field = await self.runner.field_of(tournament)
+        field = await field_of(self.db, tournament)
         games = await self.db.run(store.games_of, tournament.id)
         byes = await self.db.run(store.byes_of, tournament.id)
         players = sum(1 for entrant in field.entrants if not entrant.withdrawn)
@@ -79,6 +81,9 @@ class Tournaments:
         shown_json["standings"] = shown.standings_json(
             tournament, field.entrants, field.people, games, byes
         )
+        paused = {user.id for entrant, user in field.rows if entrant.paused}
+        for line in shown_json["standings"]:
+            line["paused"] = line["player"]["id"] in paused
         mine = user is not None and user.id == tournament.creator_id
         shown_json["secret"] = tournament.secret if mine else None
         return shown_json
@@ -88,7 +93,7 @@ class Tournaments:
     ) -> list[dict[str, Any]]:
         """Every round paired (an arena: every pass), newest first."""
         tournament = await self._find(user, tournament_id, secret)
-        field = await self.runner.field_of(tournament)
+        field = await field_of(self.db, tournament)
         rounds = [(r.round, r.deadline) for r in await self.db.run(store.rounds_of, tournament.id)]
         games = await self.db.run(store.games_of, tournament.id)
         byes = await self.db.run(store.byes_of, tournament.id)
@@ -104,8 +109,7 @@ class Tournaments:
             raise Code.TOURNAMENT_FULL.error(limit=tournament.max_players)
         if refused is not None:
             raise Code.TOURNAMENT_OVER.error(status=refused)
-        self.runner.wake()
-        return await self.get(user, tournament.id, secret)
+        return await self._changed(user, tournament.id, secret)
 
     async def withdraw(self, user: User, tournament_id: str) -> dict[str, Any]:
         """Take ``user`` out: not paired again; its games so far still count."""
@@ -114,7 +118,7 @@ class Tournaments:
             raise Code.TOURNAMENT_OVER.error(status=tournament.status)
         if not await self.db.run(store.withdraw, tournament.id, user.id, self.clock.now()):
             raise Code.NOT_ENTERED.error()
-        return await self.get(user, tournament.id)
+        return await self._changed(user, tournament.id)
 
     async def pause(self, user: User, tournament_id: str, paused: bool) -> dict[str, Any]:
         """Pause ``user`` (not paired until resumed, in either format), or resume."""
@@ -123,25 +127,24 @@ class Tournaments:
             raise Code.TOURNAMENT_OVER.error(status=tournament.status)
         if not await self.db.run(store.set_paused, tournament.id, user.id, paused):
             raise Code.NOT_ENTERED.error()
-        self.runner.wake()
-        return await self.get(user, tournament.id)
+        return await self._changed(user, tournament.id)
 
     async def add_bots(
         self, user: User, tournament_id: str, level: str, count: int
     ) -> dict[str, Any]:
-        """The creator fills a casual arena with ``count`` built-in bots of ``level``."""
+        """The creator fills a casual (unrated) tournament with ``count`` built-in bots of
+        ``level``."""
         tournament = await self._find(user, tournament_id, None)
         if tournament.creator_id != user.id:
             raise Code.NOT_ORGANIZER.error(what="add bots")
-        if tournament.format != shown.ARENA or tournament.rated:
+        if tournament.rated:
             raise Code.NO_BUILTIN_BOTS.error()
         refused = await self.db.run(store.add_bots, tournament.id, level, count)
         if refused == "full":
             raise Code.TOURNAMENT_FULL.error(limit=tournament.max_players)
         if refused is not None:
             raise Code.TOURNAMENT_OVER.error(status=refused)
-        self.runner.wake()
-        return await self.get(user, tournament.id)
+        return await self._changed(user, tournament.id)
 
     async def cancel(self, user: User, tournament_id: str) -> dict[str, Any]:
         """The creator cancels before the start."""
@@ -155,4 +158,13 @@ class Tournaments:
             if tournament.status in (store.FINISHED, store.CANCELLED):
                 raise Code.TOURNAMENT_OVER.error(status=tournament.status)
             raise Code.TOURNAMENT_STARTED.error()
-        return await self.get(user, tournament.id)
+        return await self._changed(user, tournament.id)
+
+    async def _changed(
+        self, user: User, tournament_id: str, secret: str | None = None
+    ) -> dict[str, Any]:
+        """After a change: have the runner look now, tell the tournament's watchers, and
+        answer the tournament as it is now."""
+        self.runner.wake()
+        await announce_changed(self.runner.notifier.bus, [tournament_id])
+        return await self.get(user, tournament_id, secret)

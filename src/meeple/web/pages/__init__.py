@@ -125,6 +125,17 @@ def profile(request: Request, name: str) -> HTMLResponse:
     )
 
 
+@router.get("/tournaments/new", response_class=HTMLResponse)
+def tournament_new(request: Request) -> HTMLResponse:
+    """The form that creates a tournament (``static/js/tournament_new.js``)."""
+    return render(
+        request,
+        "tournament_new.html",
+        "tournament-new",
+        game_infos=[describe_game(name) for name in GAME_NAMES],
+    )
+
+
 @router.get("/tournaments/{tournament_id}", response_class=HTMLResponse)
 def tournament(request: Request, tournament_id: str, secret: str = "") -> HTMLResponse:
     """A tournament: countdown, standings, the newest round's games, join and withdraw

@@ -39,7 +39,8 @@ async def create_tournament(body: TournamentIn, services: ServicesDep, user: Pla
 async def list_tournaments(
     services: ServicesDep, status: Literal["scheduled", "running", "finished"] = "scheduled"
 ) -> Any:
-    """Public tournaments in ``status``, the soonest start first (at most 100)."""
+    """Public tournaments in ``status``, the soonest start first (finished ones: the last
+    finished first), at most 100."""
     return await services.tournaments.listing(status)
 
 
@@ -87,7 +88,7 @@ async def pause_in_tournament(
 async def add_tournament_bots(
     tournament_id: str, body: BotsIn, services: ServicesDep, user: Player
 ) -> Any:
-    """The creator fills a casual (unrated) arena with built-in bots."""
+    """The creator fills a casual (unrated) tournament with built-in bots."""
     return await services.tournaments.add_bots(user, tournament_id, body.level, body.count)
 
 

@@ -89,6 +89,7 @@ export const routes = {
   history: (name, game) => `/api/users/${encodeURIComponent(name)}/history/${encodeURIComponent(game)}`,
   leaderboard: (game) => `/api/leaderboard/${encodeURIComponent(game)}`,
   lobbySocket: "/ws/lobby",
+  tournamentSocket: (id) => `/ws/tournaments/${encodeURIComponent(id)}`,
   tableSocket: (id) => `/ws/tables/${encodeURIComponent(id)}`,
 };
 

@@ -1,7 +1,9 @@
 // A tournament's page: its settings, a countdown to its start (an arena: to its end), the
-// standings, the newest round's games with links to watch them, the player's own game and
-// the join and withdraw buttons. Read from the REST API again every few seconds.
-import { api, currentUser, showRefusal } from "./api.js";
+// standings, the newest round's games with links to watch them, the player's own game,
+// join, withdraw, pause and resume, and for its creator cancel, built-in bots and the
+// private link. Live over the tournament socket; read from the REST API every few seconds
+// while that socket is down.
+import { api, currentUser, routes, showRefusal, wsUrl } from "./api.js";
 import { el, t } from "./i18n.js";
 import { clockText, factsText } from "./tournament_texts.js";
 
@@ -14,11 +16,13 @@ const base = `/api/tournaments/${encodeURIComponent(id)}`;
 const EVERY_MS = 5000;
 let me = null;
 let shown = null;
+let live = false;
 
-function playerNodes(player, withdrawn = false) {
+function playerNodes(player, withdrawn = false, paused = false) {
   const name = player.bot ? t("js.tournament.bot_name", { name: player.name }) : player.name;
   const link = el("a", { href: `/profile/${encodeURIComponent(player.name)}` }, name);
-  return withdrawn ? [link, " ", t("js.tournament.withdrawn")] : [link];
+  if (withdrawn) return [link, " ", t("js.tournament.withdrawn")];
+  return paused ? [link, " ", t("js.tournament.paused")] : [link];
 }
 
 function standingRow(row, arena) {
@@ -26,7 +30,7 @@ function standingRow(row, arena) {
   const mine = me && row.player.id === me.id;
   return el("tr", { class: mine ? "mine" : "" },
     el("td", {}, row.rank),
-    el("td", {}, ...playerNodes(row.player, row.withdrawn), row.on_fire ? ` ${t("js.tournament.on_fire")}` : ""),
+    el("td", {}, ...playerNodes(row.player, row.withdrawn, row.paused), row.on_fire ? ` ${t("js.tournament.on_fire")}` : ""),
     el("td", {}, row.points),
     el("td", {}, tieBreak),
     el("td", {}, row.games));
@@ -64,36 +68,76 @@ function show(tournament) {
   $("standings-rows").replaceChildren(...tournament.standings.map((row) => standingRow(row, arena)));
   $("standings-empty").hidden = tournament.standings.length > 0;
   const open = tournament.status === "scheduled" || tournament.status === "running";
-  const entered = me && tournament.standings.some((row) => row.player.id === me.id && !row.withdrawn);
-  $("tournament-join").hidden = !me || !open || entered;
-  $("tournament-withdraw").hidden = !me || !open || !entered;
+  const mine = me && tournament.standings.find((row) => row.player.id === me.id && !row.withdrawn);
+  $("tournament-join").hidden = !me || !open || Boolean(mine);
+  $("tournament-withdraw").hidden = !me || !open || !mine;
+  $("tournament-pause").hidden = !open || !mine || mine.paused;
+  $("tournament-resume").hidden = !open || !mine || !mine.paused;
+  const creator = me && tournament.creator_id === me.id;
+  $("tournament-cancel").hidden = !creator || tournament.status !== "scheduled";
+  $("tournament-bots").hidden = !creator || !open || tournament.rated;
+  $("tournament-link").hidden = !creator || !tournament.secret;
+  if (creator && tournament.secret) {
+    const link = `${location.origin}/tournaments/${encodeURIComponent(id)}?secret=${encodeURIComponent(tournament.secret)}`;
+    $("tournament-link-url").textContent = link;
+    $("tournament-link-url").href = link;
+  }
+}
+
+function showError(error) {
+  $("tournament-error").hidden = !error;
+  if (error) showRefusal($("tournament-error"), error);
 }
 
 async function load() {
   try {
     const [tournament, rounds] = await Promise.all([api("GET", base + query), api("GET", `${base}/pairings${query}`)]);
-    $("tournament-error").hidden = true;
+    showError(null);
     show(tournament);
     showRounds(rounds);
   } catch (error) {
-    $("tournament-error").hidden = false;
-    showRefusal($("tournament-error"), error);
+    showError(error);
   }
 }
 
 async function act(path, body) {
   try {
     show(await api("POST", `${base}/${path}`, body));
-    $("tournament-error").hidden = true;
+    showError(null);
   } catch (error) {
-    $("tournament-error").hidden = false;
-    showRefusal($("tournament-error"), error);
+    showError(error);
   }
+}
+
+/** The tournament socket: the tournament and its rounds now, then at every change. */
+function follow(delay = 1000) {
+  const socket = new WebSocket(wsUrl(routes.tournamentSocket(id) + query));
+  socket.onopen = () => { delay = 1000; };
+  socket.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type !== "tournament") return;
+    live = true;
+    showError(null);
+    show(message.tournament);
+    showRounds(message.rounds);
+  };
+  socket.onclose = () => {
+    live = false;
+    setTimeout(() => follow(Math.min(delay * 2, 30000)), delay);
+  };
 }
 
 $("tournament-join").addEventListener("click", () => act("join", secret ? { secret } : undefined));
 $("tournament-withdraw").addEventListener("click", () => act("withdraw"));
+$("tournament-pause").addEventListener("click", () => act("pause", { paused: true }));
+$("tournament-resume").addEventListener("click", () => act("pause", { paused: false }));
+$("tournament-cancel").addEventListener("click", () => act("cancel"));
+$("tournament-bots").addEventListener("submit", (event) => {
+  event.preventDefault();
+  act("bots", { level: $("tournament-bot-level").value, count: Number($("tournament-bot-count").value) });
+});
 me = await currentUser();
 await load();
-setInterval(load, EVERY_MS);
+follow();
+setInterval(() => { if (!live) load(); }, EVERY_MS);
 setInterval(() => { if (shown) $("tournament-clock").textContent = clockText(shown); }, 1000);
