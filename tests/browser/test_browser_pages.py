@@ -323,14 +323,16 @@ def test_a_guests_header_offers_an_account_and_nothing_contradictory(new_page: N
         expect(hidden).to_be_hidden()
 
 
-def test_play_a_bot_takes_the_chosen_level_and_number_and_remembers_them(
+def test_play_a_bot_takes_the_chosen_level_number_and_clock_and_remembers_them(
     new_page: NewPage, live: ServerProcess
 ) -> None:
     page = new_page("en-GB")
     page.goto("/")
     card = page.locator("#card-slide")
+    expect(card.get_by_label("Clock")).to_have_value("realtime:600")  # ten minutes a move
     card.get_by_label("Bot level").select_option("strong")
     card.get_by_label("Bots").select_option("3")
+    card.get_by_label("Clock").select_option("turn:86400")
     card.get_by_role("button", name="Play a bot").click()
     page.wait_for_url("**/table/**")
     with live.client() as client:  # the table is private: ask as its player
@@ -338,7 +340,9 @@ def test_play_a_bot_takes_the_chosen_level_and_number_and_remembers_them(
         table = client.get(f"/api/tables/{page.url.rsplit('/', 1)[-1]}").json()["table"]
     assert table["seat_count"] == 4 and table["status"] == "playing"
     assert [seat["bot"] for seat in table["seats"]] == [None, "strong", "strong", "strong"]
+    assert (table["pace"], table["move_seconds"]) == ("turn", 86400)
     page.goto("/")
+    expect(page.locator("#card-slide").get_by_label("Clock")).to_have_value("turn:86400")
     expect(page.locator("#card-slide").get_by_label("Bot level")).to_have_value("strong")
     expect(page.locator("#card-slide").get_by_label("Bots")).to_have_value("3")
     expect(page.locator("#card-summy").get_by_label("Bots")).to_have_count(0)  # two seats only

@@ -41,27 +41,30 @@ for (const button of document.querySelectorAll("[data-quick]")) {
 function botChoice(game) {
   const level = document.querySelector(`[data-bot-level="${game}"]`);
   const count = document.querySelector(`[data-bot-count="${game}"]`);
-  return { level, count };
+  const clock = document.querySelector(`[data-bot-clock="${game}"]`);
+  return { level, count, clock };
 }
 
 for (const button of document.querySelectorAll("[data-bot]")) {
   const game = button.dataset.bot;
-  const { level, count } = botChoice(game);
+  const { level, count, clock } = botChoice(game);
   const key = `meeple.bots.${game}`;
   try {
     const kept = JSON.parse(localStorage.getItem(key) || "null");
     if (kept && level && [...level.options].some((o) => o.value === kept.level)) level.value = kept.level;
     if (kept && count && [...count.options].some((o) => o.value === String(kept.count))) count.value = String(kept.count);
+    if (kept && clock && [...clock.options].some((o) => o.value === kept.clock)) clock.value = kept.clock;
   } catch { /* a damaged memory is no reason to fail */ }
   button.addEventListener("click", () => {
     const online = onlineBotChosen(level);
     if (online) return challengeBot(online, game, count ? Number(count.value) + 1 : 2, showError);
-    const chosen = { level: level ? level.value : "greedy", count: count ? Number(count.value) : 1 };
+    const chosen = { level: level ? level.value : "greedy", count: count ? Number(count.value) : 1, clock: clock ? clock.value : "realtime:600" };
     try { localStorage.setItem(key, JSON.stringify(chosen)); } catch { /* private mode */ }
     const bots = Object.fromEntries(Array.from({ length: chosen.count }, (_, i) => [i + 1, chosen.level]));
     goTo(() => createAndStart({
       game, seats: chosen.count + 1, bots, rated: false, private: true,
-      options: {}, pace: "realtime", move_seconds: 600, sit: true, seat: 0,
+      options: {}, pace: chosen.clock.startsWith("turn:") ? "turn" : "realtime",
+      move_seconds: Number(chosen.clock.split(":")[1]), sit: true, seat: 0,
     }));
   });
 }
