@@ -171,7 +171,8 @@ def test_the_unsubscribe_link_stops_the_next_email_and_the_account_page_restores
         assert away.get("/api/account/email-choices")["your_turn"] is True  # GET changed nothing
         done = stranger.post(unsubscribe)
         assert done.status_code == 200 and 'id="unsubscribe-done"' in done.text
-    assert away.get("/api/account/email-choices") == {"your_turn": False, "game_finished": True}
+    stopped = {"your_turn": False, "game_finished": True, "tournament_game": True}
+    assert away.get("/api/account/email-choices") == stopped
     # The away player plays (on the site), leaves; the mover's next turn ends: no email.
     away_sock = away.connect(table_id)
     away_sock.recv_until(lambda m: m["type"] == "hello")
@@ -184,10 +185,9 @@ def test_the_unsubscribe_link_stops_the_next_email_and_the_account_page_restores
     time.sleep(1.5)
     assert len(your_turn_mails(smtp, away_address)) == 1
     # The account page turns them back on.
-    restored = away.http.put(
-        "/api/account/email-choices", json={"your_turn": True, "game_finished": True}
-    )
-    assert restored.json() == {"your_turn": True, "game_finished": True}
+    every = {"your_turn": True, "game_finished": True, "tournament_game": True}
+    restored = away.http.put("/api/account/email-choices", json=every)
+    assert restored.json() == every
 
 
 def test_one_click_unsubscribe_needs_no_cookie_and_a_forged_link_is_refused(
@@ -409,6 +409,6 @@ def test_the_email_choices_and_unsubscribe_links_are_the_kinds_marked_emailed() 
     from meeple.web.routes.unsubscribe import EmailChoices, EmailChoicesIn
 
     emailed = {kind.value for kind in EMAILED}
-    assert emailed == {"your_turn", "game_finished"}
+    assert emailed == {"your_turn", "game_finished", "tournament_game"}
     assert set(EmailChoices.model_fields) == set(EmailChoicesIn.model_fields) == emailed
     assert set(UNSUBSCRIBE_KINDS) == emailed | {ALL_EMAILS}

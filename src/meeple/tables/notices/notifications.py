@@ -40,9 +40,10 @@ class NotificationKind(StrEnum):
     """Each kind of notification: whether it is emailed, and how a page says it.
 
     A member is ``"word", emailed, text[, text_won]``: ``emailed``, an away player gets
-    it by email too (:mod:`meeple.tables.notices.turn_emails`), and an unsubscribe link
-    or the account page may stop that email; ``text``, the catalog key a page says it
-    with, filled with its data; ``text_won``, the key for a first place, if it has one.
+    it by email too (:mod:`meeple.tables.notices.turn_emails`, which says when), and an
+    unsubscribe link or the account page may stop that email; ``text``, the catalog key a
+    page says it with, filled with its data; ``text_won``, the key for a first place, if
+    it has one.
     """
 
     emailed: bool
@@ -76,9 +77,10 @@ class NotificationKind(StrEnum):
     """An invitation to a table addressed to this account (no producer yet: invites are links)."""
     REMATCH = "rematch", False, "js.notif.rematch"
     """An opponent at a finished table asked for a rematch (``data``: game, from)."""
-    TOURNAMENT_GAME = "tournament_game", False, "js.notif.tournament_game"
+    TOURNAMENT_GAME = "tournament_game", True, "js.notif.tournament_game"
     """A tournament paired the account: its game's table is open (``data``: tournament id,
-    name, game, round)."""
+    name, game, round, pace). Emailed only for a turn-based tournament (pace ``turn``): a
+    real-time round's game is played at once, so an email would come too late."""
 
 
 EMAILED = tuple(kind for kind in NotificationKind if kind.emailed)

@@ -1,4 +1,5 @@
-"""The emails that bring players back: "your turn", the day's digest, "game finished".
+"""The emails that bring players back: "your turn", the day's digest, "game finished",
+"your tournament game is ready".
 
 :class:`TurnEmails` listens to every notification stored on this server (a listener
 the :class:`~meeple.tables.notices.notifications.Notifier` is built with; notifications
@@ -6,7 +7,9 @@ are made once, by the table's owner) and puts an email in the outbox
 (:func:`~meeple.tables.notices.outbox.enqueue`) when all of these hold:
 
 - the notification's kind is emailed (:attr:`NotificationKind.emailed`: a player's
-  turn, a game finished);
+  turn, a game finished, a tournament game ready; the last only when its tournament is
+  turn-based, ``pace`` ``turn`` in its data: a real-time round's game is played at once,
+  and an email would come after it);
 - the account has a verified address;
 - it has not stopped that kind of email nor ``all``;
 - it is away: not seen on the site for ``MEEPLE_EMAIL_AWAY_S`` (``users.last_seen_at``,
@@ -17,9 +20,11 @@ table and turn), so it goes once whatever the retries. When a turn is the
 ``MEEPLE_EMAIL_DIGEST_AFTER``-th due for the account within
 ``MEEPLE_EMAIL_DIGEST_WINDOW_S``, one digest listing every turn due that day
 (UTC) goes instead, keyed by account and day; the turns due later that day send
-nothing more (the site's notifications still list them). Each email is written
-in the language the account last used on the site, as plain text and HTML, with
-a signed one-click unsubscribe link and ``List-Unsubscribe`` headers (RFC 8058).
+nothing more (the site's notifications still list them). A game finished is one
+email per account and table, and so is a tournament's game (naming the tournament, the
+game and the round, with links to the table and to the tournament's page). Each email
+is written in the language the account last used on the site, as plain text and HTML,
+with a signed one-click unsubscribe link and ``List-Unsubscribe`` headers (RFC 8058).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 from sqlalchemy import select
 
@@ -42,6 +48,7 @@ from meeple.store.names import one_line
 from meeple.tables.clock import Clock
 from meeple.tables.notices.notifications import Note, NotificationKind
 from meeple.tables.notices.outbox import enqueue, render
+from meeple.tables.notices.table_notices import TURN_PACE
 from meeple.tables.notices.unsubscribe import ALL_EMAILS, UnsubscribeSigner
 
 DAY_S = 24 * 3600
@@ -121,6 +128,8 @@ class TurnEmails:
         """A notification was stored: email it if the account is away and wants it."""
         if not note.kind.emailed or note.table_id is None:
             return
+        if note.kind is NotificationKind.TOURNAMENT_GAME and note.data.get("pace") != TURN_PACE:
+            return  # a real-time round's game is played now: an email would come too late
         if not self.settings.smtp_url:
             return
         reader = await self.db.run(_reader, note.user_id)
@@ -134,6 +143,9 @@ class TurnEmails:
             return
         if note.kind is NotificationKind.GAME_FINISHED:
             await self._finished(note, reader)
+            return
+        if note.kind is NotificationKind.TOURNAMENT_GAME:
+            await self._tournament_game(note, reader)
             return
         due = TurnEmailDue(
             user_id=note.user_id, note_id=note.id, table_id=note.table_id,
@@ -223,4 +235,17 @@ class TurnEmails:
             score=data.get("score"),
             opponents=", ".join(one_line(str(name)) for name in data.get("opponents", [])),
             table_url=self._table_url(note.table_id), table_id=note.table_id,
+        )  # fmt: skip
+
+    async def _tournament_game(self, note: Note, reader: Reader) -> None:
+        assert note.table_id is not None
+        data = note.data
+        tournament_id = quote(str(data.get("tournament", "")), safe="")
+        await self._send(
+            note.user_id, reader, note.kind, note.kind.value,
+            f"{note.kind.value}:{note.user_id}:{note.table_id}",
+            game=self._game_name(reader.lang, str(data.get("game", ""))),
+            tournament=one_line(str(data.get("name", ""))), round=int(data.get("round", 0)),
+            table_url=self._table_url(note.table_id), table_id=note.table_id,
+            tournament_url=f"{self.public_url.rstrip('/')}/tournaments/{tournament_id}",
         )  # fmt: skip

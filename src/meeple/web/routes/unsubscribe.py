@@ -36,6 +36,7 @@ class EmailChoices(BaseModel):
 
     your_turn: bool
     game_finished: bool
+    tournament_game: bool
 
 
 class EmailChoicesIn(Input):
@@ -43,6 +44,7 @@ class EmailChoicesIn(Input):
 
     your_turn: bool
     game_finished: bool
+    tournament_game: bool
 
 
 def _signer(services: ServicesDep) -> UnsubscribeSigner:
