@@ -16,6 +16,7 @@ import pytest
 from browser_harness import NewPage, ServerProcess, own_server, untranslated
 from playwright.sync_api import expect
 from smtp_server import SmtpServer, body_text, smtp_server
+from test_browser_axe import violations
 from test_browser_notifications import hello, move_if_due, token_client
 
 PASSWORD = "Tile-Slider-42"
@@ -70,6 +71,7 @@ def test_a_password_reset_from_the_forgot_page_to_signed_in(
     verified_account(mailing, smtp, name).close()
     page = new_page(base_url=mailing.url)
     page.goto("/password/forgot")
+    assert violations(page, "password-forgot") == []
     page.locator("input[name=name_or_email]").fill(f"{name.lower()}@example.org")
     page.locator("#forgot-form button[type=submit]").click()
     expect(page.locator("#password-message")).not_to_be_empty()
@@ -78,6 +80,7 @@ def test_a_password_reset_from_the_forgot_page_to_signed_in(
     )
     link = next(url for url in links(body_text(message)) if "/password/reset" in url)
     page.goto(link)
+    assert violations(page, "password-reset") == []
     page.locator("#reset-form input[name=password]").fill("Brand-New-Tiles-7")
     page.locator("#reset-form button[type=submit]").click()
     page.wait_for_url(re.compile(r"/account$"))
@@ -90,6 +93,7 @@ def test_a_password_reset_from_the_forgot_page_to_signed_in(
     page.goto(link)  # the link is spent: a clear page, no form
     expect(page.locator("h1")).to_have_text("This link does not work")
     expect(page.locator("#reset-form")).to_have_count(0)
+    assert violations(page, "email-link-spent") == []
 
 
 def test_the_your_turn_emails_link_opens_the_table_and_a_forged_link_is_refused(
@@ -134,10 +138,13 @@ def test_the_your_turn_emails_link_opens_the_table_and_a_forged_link_is_refused(
     expect(page.locator("#unsubscribe-refused")).to_be_visible()
     expect(page.locator("h1")).to_have_text("This link does not work")
     assert untranslated(page) == []
+    assert violations(page, "unsubscribe-refused") == []
     # The real one: a confirm page with a button, then done.
     page.goto(unsubscribe)
+    assert violations(page, "unsubscribe") == []
     page.get_by_role("button", name="Stop these emails").click()
     expect(page.locator("#unsubscribe-done")).to_be_visible()
+    assert violations(page, "unsubscribe-done") == []
     # The account page shows the choice and turns the emails back on.
     page.goto("/account")
     your_turn = page.get_by_label("“Your turn” in turn-based games, when I am away")
