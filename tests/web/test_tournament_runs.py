@@ -1,7 +1,8 @@
 """How a tournament runs, as players meet it: a player away at a pairing sits that round out
 (no game, no bye) and is paired again once back; a withdrawn player is not paired again; a
-turn-based round's unfinished game is decided at its deadline (the clock faked); an arena
-pairs players again as they finish, until its end."""
+turn-based round's unfinished game is decided at its deadline (the clock faked), and that
+Swiss runs on to its end and final standings; an arena pairs players again as they finish,
+until its end."""
 
 from __future__ import annotations
 
@@ -36,6 +37,16 @@ def told_of(page: ClientConnection, kind: str) -> dict[str, Any]:
         line: dict[str, Any] = json.loads(page.recv(timeout=10))
         if line["type"] == kind:
             return line
+
+
+def close_read(page: ClientConnection) -> None:
+    """Read what the account socket still holds, then close it (a socket left with many
+    unread lines stops reading, and its close then waits out its timeout)."""
+    try:
+        while True:
+            page.recv(timeout=0.2)
+    except TimeoutError:
+        page.close()
 
 
 def ids(clients: list[Client]) -> list[int]:
@@ -115,8 +126,51 @@ def test_a_turn_based_round_ends_at_its_deadline(server: LiveServer) -> None:
     assert (decided["status"], decided["how"]) == ("finished", "deadline")
     assert decided["ranks"] == [2 if seat in on_turn else 1 for seat in range(2)]
     assert len(second["games"]) == 2
+    # The late table plays on after its deadline (its later result does not change the
+    # tournament's); round 2 is played, and the tournament runs to its end.
+    play(by_id, late)
+    for game in second["games"]:
+        play(by_id, game)
+    final = wait_until(
+        lambda: (t := ada.get(f"/api/tournaments/{tournament_id}"))["status"] == "finished" and t
+    )
+    history = ada.get(f"/api/tournaments/{tournament_id}/pairings")[::-1]
+    assert [paired["round"] for paired in history] == [1, 2] and final["round"] == 2
+    games = {game["table_id"]: game for paired in history for game in paired["games"]}
+    assert games[late["table_id"]] == decided  # not changed by the table's own later end
+    assert ada.get(f"/api/tables/{late['table_id']}")["table"]["status"] == "finished"
+    assert [(games[g["table_id"]]["status"], games[g["table_id"]]["how"])
+            for g in second["games"]] == [("finished", "played")] * 2  # fmt: skip
+    assert_swiss_standings(final["standings"], list(games.values()))
     for page in pages:
-        page.close()
+        close_read(page)
+
+
+def assert_swiss_standings(standings: list[dict[str, Any]], games: list[dict[str, Any]]) -> None:
+    """The standings of a Swiss of two-player boards without byes, worked out from its
+    games' ranks as docs/tournaments.md says ("Points", "Standings"): points, Buchholz,
+    Sonneborn-Berger, then rating, then the lower id."""
+    points: dict[int, int] = {row["player"]["id"]: 0 for row in standings}
+    results: list[tuple[int, int, float]] = []  # (player, opponent, result against them)
+    for game in games:
+        (a, b), (rank_a, rank_b) = [p["id"] for p in game["players"]], game["ranks"]
+        share = 1.0 if rank_a < rank_b else 0.5 if rank_a == rank_b else 0.0
+        points[a] += round(2 * share)
+        points[b] += round(2 * (1 - share))
+        results += [(a, b, share), (b, a, 1 - share)]
+    buchholz = {player: 0.0 for player in points}
+    berger = {player: 0.0 for player in points}
+    for player, opponent, share in results:
+        buchholz[player] += points[opponent]
+        berger[player] += points[opponent] * share
+    rating = {row["player"]["id"]: row["rating"] for row in standings}
+    order = sorted(points, key=lambda p: (-points[p], -buchholz[p], -berger[p], -rating[p], p))
+    assert [(row["rank"], row["player"]["id"], row["points"], row["buchholz"],
+             row["sonneborn_berger"], row["games"], row["byes"]) for row in standings] == [
+        (rank, p, points[p], buchholz[p], berger[p], sum(p == r[0] for r in results), 0)
+        for rank, p in enumerate(order, start=1)
+    ]  # fmt: skip
+    assert sum(points.values()) == 2 * len(games)
 
 
 def test_an_arena_pairs_players_again_as_they_finish_until_its_end(server: LiveServer) -> None:
