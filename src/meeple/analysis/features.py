@@ -1,9 +1,10 @@
-"""A game's optional analysis features, found through the registry: reviewer, puzzles, board.
+"""A game's optional analysis features, found through the registry: reviewer, puzzles, board,
+hint.
 
 A game declares them in its ``FEATURES`` (:class:`meeple.games.GameFeatures`)
 as ``"module:name"``; this module imports the one asked for and says what it
-must do (the protocols below). Generic code (the reviews, the puzzle and
-analysis routes) asks here and never names a game:
+must do (the protocols below). Generic code (the reviews, the puzzle, analysis
+and hint routes) asks here and never names a game:
 
 >>> from meeple.games import GAME_NAMES, games_with
 >>> all(reviewer_of(game).chunk >= 1 for game in games_with("reviewer"))
@@ -83,6 +84,16 @@ class AnalysisBoard(Protocol):
         ...
 
 
+class Hinter(Protocol):
+    """Suggests the best move to the seat to move, from that seat's view alone."""
+
+    def hint(self, view: Mapping[str, Any], seconds: float | None) -> dict[str, JSON]:
+        """``{"action": the move in the game's action JSON, "text": it in English, "details":
+        the game's own facts about it}``; ``TimeoutError`` if the search runs past
+        ``seconds``."""
+        ...
+
+
 def _feature(game: str, feature: str) -> Any:
     """The object the game names for ``feature``, or ``None`` (an unknown game offers none)."""
     try:
@@ -117,6 +128,21 @@ def board_of(game: str) -> AnalysisBoard | None:
     """The game's analysis board, if it has one."""
     board: AnalysisBoard | None = _feature(game, "analysis")
     return board
+
+
+def hinter_of(game: str) -> Hinter | None:
+    """The game's hint, if it has one."""
+    hinter: Hinter | None = _feature(game, "hint")
+    return hinter
+
+
+def hint_for(game: str, view: Mapping[str, Any], seconds: float | None = None) -> dict[str, JSON]:
+    """The game's hint for the seat of ``view`` (a bot worker runs it: the game is named, not
+    passed, so only text crosses to the worker)."""
+    hinter = hinter_of(game)
+    if hinter is None:
+        raise KeyError(f"{game!r} has no hint")
+    return hinter.hint(view, seconds)
 
 
 def analyse_position(

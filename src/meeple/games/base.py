@@ -265,7 +265,7 @@ def is_move(game: AnyGame, action: JSON) -> bool:
 class GameFeatures:
     """What a game offers beyond the contract: code as ``"module:name"``, pages' files by name.
 
-    The code (``bots`` to ``commands``) is imported when asked; its modules
+    The code (``bots`` to ``tutorial``) is imported when asked; its modules
     live with the game, in its own package (what they share with meeple's
     generic layers is in :mod:`meeple.games.kit`). The rest (``stylesheet``
     to ``analysis_page``) are files in the game's browser folder
@@ -288,8 +288,15 @@ class GameFeatures:
     analysis: str | None = None
     """Ranks every move of a position set up by hand
     (``meeple.analysis.features.AnalysisBoard``); ``/analysis/<game>``."""
+    hint: str | None = None
+    """Suggests the best move to a seat from its own view (``meeple.analysis.features.Hinter``):
+    ``POST /api/tables/{id}/hint``, in unrated games against built-in bots."""
     commands: str | None = None
     """A module with ``register(subparsers)``: the game's ``meeple <game> ...`` commands."""
+    tutorial: str | None = None
+    """A guided first game (``meeple.games.kit.tutorial.Tutorial``): a few scripted positions,
+    each asking for one kind of move, checked by the game's own ``apply``;
+    ``/learn/<game>`` and ``/api/tutorials/<game>``."""
     stylesheet: str | None = None
     """Its CSS (``"game.css"``), linked on every page after meeple's own stylesheet."""
     messages: str | None = None

@@ -4,11 +4,12 @@ The rules engine follows ``docs/rules-summy.md``: :mod:`.equation` (rules 6
 and 7), :mod:`.rules` (``check_placement``, rules 1-7), :mod:`.formats`
 (position and move JSON), :mod:`.state` and :mod:`.game` (``GAME``, the game
 contract), :mod:`.notation` (``H 0,-3 1+1[=]2``); :mod:`.movegen` lists every
-legal placement. Around the rules, everything else of Summy, named in its
-``FEATURES``: its bots (:mod:`.bots`), its reviewer, puzzles and analysis
-board (:mod:`.analysis`), its ``meeple summy`` commands (:mod:`.cli`), and its
-browser folder ``browser/`` (``ui.js``, ``game.css``, its texts in ``messages/``, its rules
-and analysis pages).
+legal placement; :mod:`.tracker` counts the tiles a seat has not seen. Around
+the rules, everything else of Summy, named in its ``FEATURES``: its bots
+(:mod:`.bots`), its reviewer, puzzles, analysis board and hint
+(:mod:`.analysis`), its ``meeple summy`` commands (:mod:`.cli`), and its browser
+folder ``browser/`` (``ui.js``, ``game.css``, its texts in ``messages/``, its
+rules and analysis pages).
 
 >>> GAME.name, GAME.min_players, GAME.max_players
 ('summy', 1, 2)
@@ -30,7 +31,9 @@ FEATURES = GameFeatures(
     reviewer="meeple.games.summy.analysis.review:REVIEWER",
     puzzles="meeple.games.summy.analysis.puzzles:CUTTER",
     analysis="meeple.games.summy.analysis.position:BOARD",
+    hint="meeple.games.summy.analysis.hint:HINTER",
     commands="meeple.games.summy.cli",
+    tutorial="meeple.games.summy.tutorial:TUTORIAL",
     stylesheet="game.css",
     messages="messages",
     rules_page="rules.html",
@@ -38,4 +41,4 @@ FEATURES = GameFeatures(
     analysis_page="analysis.html",
 )
 """What Summy offers beyond the contract: its bots, a review, puzzles, the analysis board,
-its commands, and its page files (its browser folder, ``browser/``)."""
+hints, its commands, and its page files (its browser folder, ``browser/``)."""
