@@ -29,6 +29,7 @@ FEATURES = GameFeatures(
     },
     reviewer="meeple.games.slide.review:REVIEWER",
     commands="meeple.games.slide.cli",
+    tutorial="meeple.games.slide.tutorial:TUTORIAL",
     stylesheet="game.css",
     messages="messages",
     rules_page="rules.html",
