@@ -209,6 +209,9 @@ def test_a_player_who_stopped_the_kind_gets_none(server: LiveServer, smtp: SmtpS
     smtp.wait_for(to("bobby@example.org", READY))  # the same pairing, the same rules
     time.sleep(1.5)
     assert ready_mails(smtp, "alice@example.org") == []
+    # A client that knows only the older kinds sends only those: the new one keeps its choice.
+    older = alice.http.put("/api/account/email-choices", json={"your_turn": False})
+    assert older.json() == {"your_turn": False, "game_finished": True, "tournament_game": False}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

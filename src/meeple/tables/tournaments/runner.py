@@ -264,7 +264,10 @@ class TournamentRunner:
             for entrant, user in field.rows
             if entrant.withdrawn_at is None and not entrant.paused
         ]
-        here = await self.present(active) | set(field.levels)
+        # A turn-based round lasts days: everyone entered is paired and told (the email
+        # brings the absent back); a real-time one pairs only those here to play now.
+        turn = tournament.round_s is not None
+        here = (set(active) if turn else await self.present(active)) | set(field.levels)
         present = [e for e in field.entrants if e.id in here and not e.withdrawn]
         sizes = shown.sizes_of(tournament)
         if len(present) < sizes.least:

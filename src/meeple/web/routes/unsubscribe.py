@@ -40,11 +40,12 @@ class EmailChoices(BaseModel):
 
 
 class EmailChoicesIn(Input):
-    """The account page's choice of emails (the fields of :class:`EmailChoices`)."""
+    """The account page's choice of emails (the fields of :class:`EmailChoices`); a field
+    left out keeps its choice, so a client written before a kind was added still works."""
 
-    your_turn: bool
-    game_finished: bool
-    tournament_game: bool
+    your_turn: bool | None = None
+    game_finished: bool | None = None
+    tournament_game: bool | None = None
 
 
 def _signer(services: ServicesDep) -> UnsubscribeSigner:
@@ -100,6 +101,8 @@ def _set_choices(
     choices.resubscribe(session, user_id, ALL_EMAILS)
     chosen = wanted.model_dump()
     for kind in EMAILED:
+        if chosen[kind] is None:
+            continue
         if chosen[kind]:
             choices.resubscribe(session, user_id, kind)
         else:
