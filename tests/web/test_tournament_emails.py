@@ -4,10 +4,10 @@ the tournament, the game and the round, with links to the table and to the tourn
 page, and the kind's own unsubscribe link); a real-time tournament's pairing sends none;
 a player who stopped that kind gets none; telling the same game again sends nothing more.
 
-A tournament pairs only players present (seen in the last 90 seconds, docs/tournaments.md)
-and an email goes only to a player away (unseen for ``MEEPLE_EMAIL_AWAY_S``), so these
-servers take a player unseen for 30 seconds as away: the players join, the clock moves 60
-seconds to the start, and they are both at once.
+A turn-based round pairs every entrant, present or not; a real-time one only those present
+(seen in the last 90 seconds, docs/tournaments.md). An email goes only to a player away
+(unseen for ``MEEPLE_EMAIL_AWAY_S``: 30 seconds on these servers), so in most tests the
+clock moves 60 seconds to the start, and the players are present and away at once.
 """
 
 from __future__ import annotations
@@ -241,3 +241,22 @@ def test_the_account_page_offers_the_tournament_email_in_every_language(
         page = reader.http.get("/account")
         assert page.status_code == 200 and 'name="tournament_game"' in page.text, lang
         assert label in page.text, lang
+
+
+def test_a_turn_based_round_pairs_and_emails_players_long_gone(
+    server: LiveServer, smtp: SmtpServer
+) -> None:
+    host = server.client("host")
+    host.register("host")
+    players = {name: verified(server, smtp, name) for name in ("alice", "bobby", "carol", "dave")}
+    slow = tournament(host, [players["alice"], players["bobby"]], "turn", "Slow")
+    blitz = tournament(host, [players["carol"], players["dave"]], "realtime", "Blitz")
+    server.advance(3600)  # an hour on: nobody has been seen for 59 minutes
+    table_id = table_of(host, slow)
+    for name in ("alice", "bobby"):
+        message = smtp.wait_for(to(f"{name}@example.org", READY))
+        assert f"/tables/{table_id}" in body_text(message)
+    # The real-time one waits for its players to be there (then it is cancelled for want of
+    # them, or paired when they come back): nobody absent is paired into a game now.
+    time.sleep(1.5)
+    assert host.get(f"/api/tournaments/{blitz}/pairings") == []
