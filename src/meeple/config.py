@@ -115,7 +115,7 @@ class Settings(ObserveSettings, TournamentSettings):
     limit_chat: str = Field("20/minute", description="chat lines per user")
     limit_tables: str = Field("30/hour", description="tables opened per user")
     limit_analysis: str = Field(
-        "60/minute", description="positions analysed per address (POST /api/analysis/{game})"
+        "60/minute", description="positions analysed per address (the analysis board, hints)"
     )
     limit_puzzle_answers: str = Field(
         "30/minute",

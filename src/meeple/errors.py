@@ -315,6 +315,8 @@ class Code(StrEnum):
         Family.RULES,
         "games between bots and people are not rated here",
     )
+    HINT_RATED = "hint_rated", Family.RULES, "there are no hints in a rated game"
+    HINT_PEOPLE = "hint_people", Family.RULES, "hints are only for games against built-in bots"
     VERSION = "version", Family.RULES, "event {version} does not follow version {last}"
     UNKNOWN_EVENT = "unknown_event", Family.RULES, "unknown table event {kind!r}"
 

@@ -37,6 +37,7 @@ EXPECTED = {
     ("post", "/api/tables/{table_id}/actions"),
     ("post", "/api/tables/{table_id}/chat"),
     ("post", "/api/tables/{table_id}/rematch"),
+    ("post", "/api/tables/{table_id}/hint"),
     ("get", "/api/tables/{table_id}/record"),
     ("get", "/api/tables/{table_id}/review"),
     ("post", "/api/analysis/{game}"),

@@ -34,6 +34,7 @@ from meeple.web.request_ids import RequestIds
 from meeple.web.routes import account, analysis, auth, games, puzzles, records, tables, users
 from meeple.web.routes import challenges as challenge_routes
 from meeple.web.routes import email as email_routes
+from meeple.web.routes import hints as hint_routes
 from meeple.web.routes import me as me_routes
 from meeple.web.routes import metrics as metrics_routes
 from meeple.web.routes import notifications as notification_routes
@@ -130,6 +131,7 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
     app.include_router(notification_routes.router)
     app.include_router(games.router)
     app.include_router(tables.router)
+    app.include_router(hint_routes.router)
     app.include_router(stream_routes.router)
     app.include_router(records.router)
     app.include_router(analysis.router)
