@@ -41,6 +41,7 @@ from meeple.web.routes import notifications as notification_routes
 from meeple.web.routes import streams as stream_routes
 from meeple.web.routes import tokens as token_routes
 from meeple.web.routes import tournaments as tournament_routes
+from meeple.web.routes import tutorials as tutorial_routes
 from meeple.web.routes import unsubscribe as unsubscribe_routes
 from meeple.web.schemas import BotStatsOut, CallStatsOut, HealthOut
 from meeple.web.services import Services
@@ -136,6 +137,7 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
     app.include_router(records.router)
     app.include_router(analysis.router)
     app.include_router(puzzles.router)
+    app.include_router(tutorial_routes.router)
     app.include_router(users.router)
     app.include_router(unsubscribe_routes.router)
     app.include_router(me_routes.router)
