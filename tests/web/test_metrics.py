@@ -12,6 +12,7 @@ from bot_api_support import bot_account
 from event_streams import EventStream
 from prometheus_client.parser import text_string_to_metric_families
 from server_harness import LiveServer, make_settings, play_out, require_redis, start_server
+from websockets.sync.client import connect
 
 TOKEN = "m" * 40
 Figures = dict[tuple[str, frozenset[tuple[str, str]]], float]
@@ -111,6 +112,32 @@ def test_the_figures_move_with_a_game_played_through_the_api(
         finally:
             stream.close()
         wait_for(server, lambda f: figure(f, "meeple_connections", kind="event_stream") == 0)
+
+        # The pages' other sockets: the lobby's, the account's (/ws/me), a tournament's.
+        lobby_url = f"{server.ws_url}/ws/lobby"
+        me_url = f"{server.ws_url}/ws/me"
+        cookie = {"Cookie": alice.cookie_header()}
+        body = {"name": "Counted", "game": "summy", "format": "swiss", "rounds": 1,
+                "starts_at": server.clock.now() + 600}  # fmt: skip
+        tournament_url = (
+            f"{server.ws_url}/ws/tournaments/" + (alice.post("/api/tournaments", body, 201)["id"])
+        )
+        opened = [
+            connect(lobby_url, legacy=True, max_queue=None),
+            connect(me_url, additional_headers=cookie, legacy=True, max_queue=None),
+            connect(tournament_url, legacy=True, max_queue=None),
+        ]
+        for each in opened:
+            each.recv(timeout=10)  # its first message: it is counted by now
+        kinds = ("lobby_socket", "account_socket", "tournament_socket")
+        open_now = scrape(server)
+        assert [figure(open_now, "meeple_connections", kind=k) for k in kinds] == [1, 1, 1]
+        for each in opened:
+            each.close()
+        wait_for(
+            server,
+            lambda f: [figure(f, "meeple_connections", kind=k) for k in kinds] == [0, 0, 0],
+        )
 
         # A game left running is taken back by the next server on the same database: a
         # second app in this process, with its own registry.

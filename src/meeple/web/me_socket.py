@@ -58,7 +58,8 @@ async def me_socket_route(websocket: WebSocket) -> None:
     if ticket is None:
         return
     try:
-        await _relay(websocket, services, user, session)
+        with services.metrics.connected("account_socket"):
+            await _relay(websocket, services, user, session)
     except (WebSocketDisconnect, RuntimeError, OSError):
         pass  # the tab went away
     finally:

@@ -33,8 +33,12 @@ from meeple.tables.facade import ActionApplied
 if TYPE_CHECKING:
     from meeple.web.services import Services
 
-CONNECTION_KINDS = ("table_socket", "game_stream", "event_stream")
-"""What :meth:`Metrics.connected` counts: table WebSockets, Bot API game and event streams."""
+CONNECTION_KINDS = (
+    "table_socket", "lobby_socket", "account_socket", "tournament_socket",
+    "game_stream", "event_stream",
+)  # fmt: skip
+"""What :meth:`Metrics.connected` counts: the WebSockets (a table's, the lobby's, a page's
+account socket ``/ws/me``, a tournament's) and the Bot API's game and event streams."""
 
 COMMAND_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 """The latency buckets of a table command, in seconds (a forwarded call's time-out is 2 s)."""
@@ -48,7 +52,8 @@ class Metrics:
         registry = self.registry
         self.connections = Gauge(
             "meeple_connections",
-            "Open table WebSockets and Bot API streams on this server, by kind.",
+            "Open WebSockets (table, lobby, account, tournament) and Bot API streams on this"
+            " server, by kind.",
             ["kind"],
             registry=registry,
         )

@@ -16,6 +16,7 @@ import time
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketState
 
+from meeple.bus import Subscription
 from meeple.errors import Code, TableError
 from meeple.store.models import User
 from meeple.tables.facade import LOBBY_CHANNEL, Table, commands, may_reach
@@ -292,23 +293,31 @@ async def lobby_socket(websocket: WebSocket, game: str | None = None) -> None:
         services.socket_caps.give_back(ticket)
         raise
     try:
-        tables = await services.tables.lobby(game)
-        await websocket.send_text(lobby_text(tables, {"type": "lobby", "tables": tables}))
-        receiver = asyncio.create_task(_drain(websocket))
-        while not receiver.done():
-            getter = asyncio.create_task(subscription.get())
-            done, _ = await asyncio.wait({getter, receiver}, return_when=asyncio.FIRST_COMPLETED)
-            if getter not in done:
-                getter.cancel()
-                break
-            update = getter.result()
-            if game is None or update.get("table", {}).get("game", game) == game:
-                await websocket.send_text(lobby_text(update, update))
+        with services.metrics.connected("lobby_socket"):
+            await _lobby(websocket, services, subscription, game)
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
         services.socket_caps.give_back(ticket)
         await subscription.close()
+
+
+async def _lobby(
+    websocket: WebSocket, services: Services, subscription: Subscription, game: str | None
+) -> None:
+    """Send the lobby, then every change of it, until the client goes."""
+    tables = await services.tables.lobby(game)
+    await websocket.send_text(lobby_text(tables, {"type": "lobby", "tables": tables}))
+    receiver = asyncio.create_task(_drain(websocket))
+    while not receiver.done():
+        getter = asyncio.create_task(subscription.get())
+        done, _ = await asyncio.wait({getter, receiver}, return_when=asyncio.FIRST_COMPLETED)
+        if getter not in done:
+            getter.cancel()
+            break
+        update = getter.result()
+        if game is None or update.get("table", {}).get("game", game) == game:
+            await websocket.send_text(lobby_text(update, update))
 
 
 async def _drain(websocket: WebSocket) -> None:

@@ -80,20 +80,34 @@ async def tournament_socket(
             await websocket.close(POLICY_VIOLATION, "there is no such tournament")
             return
         await websocket.send_text(first)
-        while not reader.done():
-            getter = asyncio.create_task(subscription.get())
-            done, _ = await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
-            if getter not in done:
-                await cancel_and_wait(getter)
-                return
-            await _skip_burst(subscription)
-            await websocket.send_text(await _message(services, user, tournament_id, secret))
+        with services.metrics.connected("tournament_socket"):
+            await _follow(websocket, services, subscription, reader, user, tournament_id, secret)
     except (WebSocketDisconnect, RuntimeError, OSError, TableError):
         pass  # the page went away (or the tournament did)
     finally:
         await cancel_and_wait(reader)
         await subscription.close()
         services.socket_caps.give_back(ticket)
+
+
+async def _follow(
+    websocket: WebSocket,
+    services: Services,
+    subscription: Subscription,
+    reader: asyncio.Task[None],
+    user: User | None,
+    tournament_id: str,
+    secret: str | None,
+) -> None:
+    """Send the tournament again at each change, until the client goes."""
+    while not reader.done():
+        getter = asyncio.create_task(subscription.get())
+        done, _ = await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
+        if getter not in done:
+            await cancel_and_wait(getter)
+            return
+        await _skip_burst(subscription)
+        await websocket.send_text(await _message(services, user, tournament_id, secret))
 
 
 async def _skip_burst(subscription: Subscription) -> None:
