@@ -22,6 +22,8 @@ EXPECTED = {
     ("get", "/api/games"),
     ("post", "/api/tables/{table_id}/bots"),
     ("post", "/api/games/{game}/preview"),
+    ("get", "/api/tutorials/{game}"),
+    ("post", "/api/tutorials/{game}/{step}"),
     ("post", "/api/auth/guest"),
     ("get", "/api/auth/me"),
     ("get", "/api/tables"),

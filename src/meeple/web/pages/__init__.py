@@ -105,6 +105,15 @@ def rules(request: Request, game: str) -> HTMLResponse:
     return render(request, template, f"rules-{game}")
 
 
+@router.get("/learn/{game}", response_class=HTMLResponse)
+def learn(request: Request, game: str) -> HTMLResponse:
+    """A game's tutorial: its scripted steps on the game's own board, each move checked by
+    its engine (``static/js/learn.js`` over ``/api/tutorials/{game}``)."""
+    if game not in games_with("tutorial"):
+        raise HTTPException(404, f"there is no tutorial for {game!r}")
+    return render(request, "learn.html", "learn", game=game)
+
+
 @router.get("/leaderboard/{game}", response_class=HTMLResponse)
 def leaderboard(request: Request, game: str) -> HTMLResponse:
     """A game's leaderboard."""

@@ -131,6 +131,7 @@ def render(request: Request, template: str, page: str, **context: Any) -> HTMLRe
         puzzle_games=games_with("puzzles"),
         game_stylesheets=game_stylesheets(),
         rules_games=[name for name in GAME_NAMES if features_of(name).rules_page],
+        learn_games=games_with("tutorial"),
         notification_texts=page_texts(),
         **context,
     )

@@ -476,3 +476,6 @@ export { review } from "./review.js";
 
 // The puzzle page's hooks (puzzle.js asks for them).
 export { puzzle } from "./puzzle.js";
+
+// The tutorial page's hooks (learn.js asks for them).
+export { learn } from "./learn.js";

@@ -9,6 +9,7 @@ import { botName } from "./bot_names.js";
 import { nameNodes, nameText } from "./names.js";
 import { showTurnCue, playTurnSound } from "./turn_cue.js";
 import { outcome } from "./outcome.js";
+import { offerTutorial } from "./learn_offer.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("table");
@@ -317,6 +318,7 @@ const connection = new TableConnection(routes.tableSocket(tableId), invite, {
     toAct = hello.table.to_act || [];
     deadlines = hello.table.deadlines || {};
     ensureUi(info.game);
+    offerTutorial(info.game, user, mySeat() !== null); // a first game: learn it on the side
     $("log").replaceChildren();
     $("chat").replaceChildren();
     try {
