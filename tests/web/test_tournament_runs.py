@@ -86,7 +86,7 @@ def test_an_absent_player_sits_a_round_out_and_a_withdrawn_one_is_not_paired(
     assert rows[gone.user["id"]]["games"] == 0 and rows[gone.user["id"]]["withdrawn"]  # type: ignore[index]
     assert final["players"] == 4
     for page in pages:
-        page.close()
+        close_read(page)
 
 
 def test_a_turn_based_round_ends_at_its_deadline(server: LiveServer) -> None:
@@ -222,7 +222,7 @@ def test_an_arena_pairs_players_again_as_they_finish_until_its_end(server: LiveS
     )
     assert {"wins", "performance", "on_fire"} <= set(standings[0])
     for page in pages:
-        page.close()
+        close_read(page)
 
 
 def test_a_ten_minute_summy_arena_of_twenty_built_in_bots_and_two_people(
@@ -287,4 +287,4 @@ def test_a_ten_minute_summy_arena_of_twenty_built_in_bots_and_two_people(
     mine = [row for row in standings if row["player"]["id"] in by_id]
     assert all(row["games"] >= 2 for row in mine)
     for page in pages:
-        page.close()
+        close_read(page)
