@@ -23,6 +23,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from meeple import jsontext
 from meeple.store import (
+    follows,  # noqa: F401  (Base.metadata names its tables)
+    moderation_models,  # noqa: F401  (Base.metadata names its tables)
     queries,
     tournament_models,  # noqa: F401  (Base.metadata names its tables)
 )

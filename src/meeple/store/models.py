@@ -49,6 +49,8 @@ class User(Base):
     """A bot account: plays through the Bot API only, shown with a BOT mark (one way)."""
     last_seen_at: Mapped[float | None] = mapped_column(Float, nullable=True)
     """When the account last used the site (written at most once a minute); who is away."""
+    role: Mapped[str] = mapped_column(String(16), default="player", server_default="player")
+    """``player``, ``moderator`` or ``admin`` (``meeple role``; docs/moderation.md)."""
 
 
 class DeletedAccount(Base):
@@ -165,6 +167,8 @@ class LoginSession(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     created_at: Mapped[float] = mapped_column(Float)
     expires_at: Mapped[float] = mapped_column(Float)
+    address_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    """A keyed hash of the address it signed in from (docs/moderation.md, Addresses)."""
 
 
 class AccessToken(Base):
