@@ -16,7 +16,7 @@ from meeple.tables.cluster.registry import TableRegistry
 from meeple.tables.cluster.writes import Writes
 from meeple.tables.core.access import check_finished, check_reach, is_member, may_reach
 from meeple.tables.core.bots import BotPool
-from meeple.tables.core.log import OPEN, PLAYING, LogEvent
+from meeple.tables.core.log import FINISHED, OPEN, PLAYING, LogEvent
 from meeple.tables.core.ratings import (
     MODEL,
     PROVISIONAL_GAMES,
@@ -49,6 +49,7 @@ from meeple.tables.lobby.matchmaking import (
 )
 from meeple.tables.lobby.online_bots import OnlineBots
 from meeple.tables.manager import LOBBY_CHANNEL, TableManager
+from meeple.tables.notices.friends import ONLINE_SEEN_S, Friends
 from meeple.tables.notices.my_turns import MyTurns, my_tables, my_turn_count
 from meeple.tables.notices.notifications import (
     EMAILED,
@@ -76,6 +77,7 @@ __all__ = [  # noqa: RUF022 - grouped by package, not sorted
     "MODEL",
     "OPEN",
     "PLAYING",
+    "FINISHED",
     "PROVISIONAL_GAMES",
     "Table",
     "TableContext",
@@ -130,6 +132,8 @@ __all__ = [  # noqa: RUF022 - grouped by package, not sorted
     # the notices: notifications, My games, email
     "ALL_EMAILS",
     "EMAILED",
+    "Friends",
+    "ONLINE_SEEN_S",
     "MyTurns",
     "Note",
     "NotificationKind",

@@ -28,7 +28,15 @@ from typing import Any
 
 from meeple.bus import Subscription
 from meeple.store.models import User
-from meeple.tables.facade import PLAYING, VIEW_VERSIONS_KEPT, LogEvent, Table, channel, is_member
+from meeple.tables.facade import (
+    FINISHED,
+    PLAYING,
+    VIEW_VERSIONS_KEPT,
+    LogEvent,
+    Table,
+    channel,
+    is_member,
+)
 from meeple.web.ndjson import Line
 from meeple.web.routes.tables import invite_url, user_id_of
 from meeple.web.schemas import TableSummary
@@ -61,8 +69,10 @@ class TableFeed:
         if line is not None:
             return line
         state = table.snap.state_at(event.version)
+        kept = event.kept_from(seat, table.snap.status == FINISHED)
         message = Event.of(
             event,
+            kept,
             type="event",
             view=table.view_at(event.version, seat),
             to_act=sorted(table.game.to_act(state)) if state is not None else [],
@@ -70,7 +80,7 @@ class TableFeed:
         )
         line = Line(message_text(message))
         oldest = table.snap.version - VIEW_VERSIONS_KEPT + 1
-        if event.version >= oldest:
+        if event.version >= oldest and not kept:  # a kept line is sent whole after the end
             for old in [k for k in self._events if k[0] < oldest]:
                 del self._events[old]
             self._events[key] = line

@@ -38,10 +38,12 @@ class EventOut(BaseModel):
     data: dict[str, Any]
 
     @classmethod
-    def of(cls, event: LogEvent, **audience: Any) -> Self:
+    def of(cls, event: LogEvent, kept: bool = False, **audience: Any) -> Self:
         """``event`` on the wire: its public part (never its private data), with the fields
-        a subclass adds for its audience (the socket's ``event``: the seat's view...)."""
-        data = event.public_data()
+        a subclass adds for its audience (the socket's ``event``: the seat's view...);
+        ``kept``: the audience is kept from its data (:meth:`LogEvent.kept_from`), which
+        says only its ``room``."""
+        data = {"room": event.data["room"]} if kept else event.public_data()
         return cls(version=event.version, kind=event.kind, seat=event.seat, data=data, **audience)
 
 

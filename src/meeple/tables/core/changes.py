@@ -27,7 +27,7 @@ from meeple.tables.commands import (
     Start,
 )
 from meeple.tables.core.bot_accounts import is_bot_account
-from meeple.tables.core.log import CLOSED, OPEN, PLAYING
+from meeple.tables.core.log import CLOSED, OPEN, PLAYING, SPECTATORS_ROOM
 from meeple.tables.core.outcomes import NOTHING, Outcome
 
 if TYPE_CHECKING:
@@ -175,9 +175,10 @@ class TableChanges:
         await self.table.ctx.limits.hit("chat", str(user_id))
         async with self.table.lock:
             seat = self.table.snap.seat_of(user_id)
-            event = await self.table.write(
-                "chat", seat, {"name": command.name, "text": text}, user_id=user_id
-            )
+            data: dict[str, JSON] = {"name": command.name, "text": text}
+            if seat is None and self.table.snap.status == PLAYING:
+                data["room"] = SPECTATORS_ROOM  # kept from the players until the end
+            event = await self.table.write("chat", seat, data, user_id=user_id)
         return event.version, NOTHING
 
     async def claim(self, command: Claim) -> tuple[bool, Outcome]:

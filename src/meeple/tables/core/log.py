@@ -22,6 +22,8 @@ OPEN, PLAYING, FINISHED, CLOSED = "open", "playing", "finished", "closed"
 
 PRIVATE_KEYS = ("action",)
 """Keys of event data kept in the store but never sent to clients."""
+SPECTATORS_ROOM = "spectators"
+"""The ``room`` of a chat line written during play by someone with no seat."""
 
 
 @dataclass(frozen=True)
@@ -100,6 +102,17 @@ class LogEvent:
         """The event's data without its private keys (:data:`PRIVATE_KEYS`): what every
         client of the table may see of it."""
         return {k: v for k, v in self.data.items() if k not in PRIVATE_KEYS}
+
+    def kept_from(self, seat: int | None, game_over: bool) -> bool:
+        """Whether ``seat`` (``None``: a spectator) is kept from this event's data now: a
+        spectators' chat line (:data:`SPECTATORS_ROOM`) reaches the players only once the
+        game is over, so nobody watching can coach them."""
+        return (
+            seat is not None
+            and not game_over
+            and self.kind == "chat"
+            and self.data.get("room") == SPECTATORS_ROOM
+        )
 
     def row(self, table_id: str) -> dict[str, Any]:
         """The event's row in the store (``table_events``), its column values, private data

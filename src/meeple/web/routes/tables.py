@@ -8,6 +8,7 @@ from fastapi import APIRouter, Query
 
 from meeple.store.models import User
 from meeple.tables.facade import (
+    FINISHED,
     LOBBY_PAGE,
     Table,
     TableSpec,
@@ -129,9 +130,12 @@ async def table_events(
     since: int = Query(0, ge=0),
     invite: str | None = None,
 ) -> list[EventOut]:
-    """The table's public events after version ``since`` (the WebSocket pushes them live)."""
+    """The table's public events after version ``since`` (the WebSocket pushes them live);
+    to a player, the spectators' chat only once the game is over."""
     table = await find(services, table_id, user, invite)
-    return [EventOut.of(event) for event in table.events[since:]]
+    seat = None if user is None else table.snap.seat_of(user.id)
+    over = table.snap.status == FINISHED
+    return [EventOut.of(event, event.kept_from(seat, over)) for event in table.events[since:]]
 
 
 @router.post("/tables/{table_id}/join", response_model=TableOut)
