@@ -26,11 +26,13 @@ PAGES = (
     "/profile/ada",
     "/table/t1",
     "/replay/t1",
+    "/learn/summy",
+    "/learn/slide",
 )
 
 KEY_SHAPE = re.compile(
     r"\b(?:nav|home|lobby|create|account|profile|leaderboard|rules|table|replay|"
-    r"site|game|bot|pace|js|engine)\.[a-z_]+(?:\.[a-z_]+)*\b"
+    r"site|game|bot|pace|js|engine|learn)\.[a-z_]+(?:\.[a-z_]+)*\b"
 )
 
 

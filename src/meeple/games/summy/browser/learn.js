@@ -1,7 +1,8 @@
-// Summy's side of the tutorial page (learn.js asks GAMES[game].learn): a step's position on the
-// board with the whole table in sight, and the board at rest once the step is done.
+// Summy's side of the tutorial page (learn.js asks GAMES[game].learn): a position on the board
+// with the whole table in sight (a step's, or the one its move made), and the board at rest once
+// the step is done.
 export const learn = {
-  /** Show a step's position: the board takes tiles, the table centred. */
+  /** Show a position, the table centred (the step's own takes tiles; a still one does not). */
   show(ui, view) {
     ui.showGhost(null);
     ui.update(view);

@@ -10,7 +10,7 @@ const $ = (id) => document.getElementById(id);
 const root = $("learn");
 const game = root.dataset.game;
 const module = GAMES[game];
-const hooks = { show: (ui, view) => ui.update(view), still: (view) => view, ...(module.learn || {}) };
+const hooks = { show: (ui, view, events = []) => ui.update(view, events), still: (view) => view, ...(module.learn || {}) };
 const base = `/api/tutorials/${encodeURIComponent(game)}`;
 /** "done" once the tutorial is finished (the table page then offers it no more). */
 const MEMORY = `meeple.learn.${game}`;
@@ -75,7 +75,6 @@ async function send(action) {
   }
   done.add(step);
   // The position after the move, at rest: read, not played on (Next goes on).
-  ui.update(hooks.still(verdict.view), verdict.events || []);
   $("game").inert = true;
   say("", "");
   const points = module.shownScores(verdict.view)[steps[step].seat];
@@ -92,6 +91,8 @@ async function send(action) {
     try { localStorage.setItem(MEMORY, "done"); } catch { /* private mode: nothing kept */ }
   }
   drawSteps();
+  // Shown once the panel above has its new height (a board that fills the screen shrinks).
+  hooks.show(ui, hooks.still(verdict.view), verdict.events || []);
   if (finished) $("learn-play").focus();
   else if (!$("learn-next").hidden) $("learn-next").focus();
   else $("learn-steps").querySelector("li:not(.done) button")?.focus(); // a step skipped
