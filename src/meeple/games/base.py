@@ -265,7 +265,7 @@ def is_move(game: AnyGame, action: JSON) -> bool:
 class GameFeatures:
     """What a game offers beyond the contract: code as ``"module:name"``, pages' files by name.
 
-    The code (``bots`` to ``tutorial``) is imported when asked; its modules
+    The code (``bots`` to ``notation``) is imported when asked; its modules
     live with the game, in its own package (what they share with meeple's
     generic layers is in :mod:`meeple.games.kit`). The rest (``stylesheet``
     to ``analysis_page``) are files in the game's browser folder
@@ -297,6 +297,10 @@ class GameFeatures:
     """A guided first game (``meeple.games.kit.tutorial.Tutorial``): a few scripted positions,
     each asking for one kind of move, checked by the game's own ``apply``;
     ``/learn/<game>`` and ``/api/tutorials/<game>``."""
+    notation: str | None = None
+    """Its moves as text (``meeple.games.kit.notation.MoveNotation``), one move at a time: a
+    whole game's text (docs/notation.md) is ``GET /api/tables/{id}/text``, downloaded from the
+    replay, and read back by ``POST /api/games/<game>/import`` (the analysis board's import)."""
     stylesheet: str | None = None
     """Its CSS (``"game.css"``), linked on every page after meeple's own stylesheet."""
     messages: str | None = None

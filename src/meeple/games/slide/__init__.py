@@ -30,6 +30,7 @@ FEATURES = GameFeatures(
     reviewer="meeple.games.slide.review:REVIEWER",
     commands="meeple.games.slide.cli",
     tutorial="meeple.games.slide.tutorial:TUTORIAL",
+    notation="meeple.games.slide.game_text:NOTATION",
     stylesheet="game.css",
     messages="messages",
     rules_page="rules.html",

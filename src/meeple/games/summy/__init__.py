@@ -34,6 +34,7 @@ FEATURES = GameFeatures(
     hint="meeple.games.summy.analysis.hint:HINTER",
     commands="meeple.games.summy.cli",
     tutorial="meeple.games.summy.tutorial:TUTORIAL",
+    notation="meeple.games.summy.game_text:NOTATION",
     stylesheet="game.css",
     messages="messages",
     rules_page="rules.html",
