@@ -103,6 +103,8 @@ def static_pages(shared: dict[str, str]) -> list[tuple[str, str, str | None]]:
         ("replay-slide", f"/replay/{shared['slide']}", "#review-line:not(:empty)"),
         ("analysis", f"/analysis/summy#position={quote(json.dumps(midgame))}", "#moves li"),
         ("puzzle", f"/puzzles/summy/{shared['puzzle']}", ".rack button"),
+        ("learn-summy", "/learn/summy", ".rack button"),
+        ("learn-slide", "/learn/slide", ".slide-mine button"),
     ]
 
 

@@ -1,6 +1,7 @@
 """The tutorials, finished in a real browser: Summy in English on a laptop (1280x800, every step
 from the home page's link, a wrong move at each refused in the engine's words) and in Japanese on
-a phone (390x844, by taps, nothing wider than the screen), Slide once in French on a phone;
+a phone (390x844, by taps, nothing wider than the screen), Slide once in French on a phone (both
+phones in the dark theme);
 axe-core finds nothing, no text is left untranslated. A table offers the tutorial at a player's
 first game, until dismissed."""
 
@@ -63,7 +64,7 @@ def type_tiles(page: Page, tiles: Tiles) -> None:
 
 
 def reachable(page: Page, row: int, col: int) -> bool:
-    """Whether a finger can reach the cell: on the board's window, under nothing else."""
+    """Whether a finger can reach the cell: wholly on the board's window, under nothing else."""
     node = page.locator(f'.summy-plane [data-cell="{row},{col}"]')
     node.scroll_into_view_if_needed()
     hit: bool = node.evaluate(
@@ -71,7 +72,8 @@ def reachable(page: Page, row: int, col: int) -> bool:
             const r = cell.getBoundingClientRect(), box = cell.closest('.summy-viewport')
               .getBoundingClientRect();
             const x = r.left + r.width / 2, y = r.top + r.height / 2;
-            const on = x > box.left && x < box.right && y > box.top && y < box.bottom;
+            const on = r.left >= box.left + 4 && r.right <= box.right - 4
+              && r.top >= box.top + 4 && r.bottom <= box.bottom - 4;
             const top = document.elementFromPoint(x, y);
             return on && Boolean(top && cell.contains(top));
         }"""
@@ -201,7 +203,7 @@ def test_the_summy_tutorial_finished_in_english_on_a_laptop(new_page: NewPage) -
 
 
 def test_the_summy_tutorial_finished_in_japanese_on_a_phone(new_page: NewPage) -> None:
-    page = new_page("ja-JP", PHONE, has_touch=True, is_mobile=True)
+    page = new_page("ja-JP", PHONE, has_touch=True, is_mobile=True, color_scheme="dark")
     page.goto("/learn/summy")
     expect(page.locator("#learn-progress")).to_have_text("ステップ 1/5")
     expect(page.locator(".rack button")).to_have_count(8)
@@ -244,7 +246,7 @@ def test_the_summy_tutorial_finished_in_japanese_on_a_phone(new_page: NewPage) -
 
 
 def test_the_slide_tutorial_finished_in_french_on_a_phone(new_page: NewPage) -> None:
-    page = new_page("fr-FR", PHONE, has_touch=True, is_mobile=True)
+    page = new_page("fr-FR", PHONE, has_touch=True, is_mobile=True, color_scheme="dark")
     page.goto("/")
     page.locator("#card-slide").get_by_role("link", name="Apprendre à jouer").tap()
     page.wait_for_url("**/learn/slide")
