@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic_settings import SettingsConfigDict
 
+from meeple.moderation_settings import ModerationSettings
 from meeple.observe.settings import ObserveSettings
 from meeple.tournament_settings import TournamentSettings
 
@@ -41,7 +42,7 @@ def default_data_dir() -> Path:
     return Path(base) / "meeple"
 
 
-class Settings(ObserveSettings, TournamentSettings):
+class Settings(ObserveSettings, TournamentSettings, ModerationSettings):
     """Every setting of the server; each is read from ``MEEPLE_<NAME>`` as well (those of
     what an operator watches are in :class:`~meeple.observe.settings.ObserveSettings`, those
     of tournaments in :class:`~meeple.tournament_settings.TournamentSettings`)."""

@@ -107,6 +107,10 @@ class Code(StrEnum):
     )
     NO_BOTS_HERE = "no_bots_here", Family.FORBIDDEN, "this tournament is not open to bot accounts"
     NOT_ORGANIZER = "not_organizer", Family.FORBIDDEN, "only the tournament's creator can {what}"
+    MUTED = "muted", Family.FORBIDDEN, "a moderator muted you until {when}", ("until", "when")
+    ACCOUNT_CLOSED = "account_closed", Family.FORBIDDEN, "closed by a moderator", ("reason",)
+    BLOCKED = "blocked", Family.FORBIDDEN, "{name} takes no challenges from you", ("name",)
+    STAFF_TARGET = "staff_target", Family.FORBIDDEN, "not on a moderator or an admin"
 
     NO_TABLE = "no_table", Family.NOT_FOUND, "there is no table {table}", ("table",)
     NO_PLAYER = "no_player", Family.NOT_FOUND, "there is no player {name}", ("name",)
@@ -183,6 +187,8 @@ class Code(StrEnum):
         ("limit", "name"),
     )
     CHALLENGE_CLOSED = "challenge_closed", Family.CONFLICT, "this challenge is no longer open"
+    TOO_MANY_FOLLOWS = "too_many_follows", Family.CONFLICT, "you follow {limit} already", ("limit",)
+    FOLLOW_GUEST = "follow_guest", Family.CONFLICT, "a guest follows nobody: sign up first"
     TOO_MANY_TOURNAMENTS = (
         "too_many_tournaments",
         Family.CONFLICT,
@@ -230,6 +236,7 @@ class Code(StrEnum):
     )
     EMAIL_SHAPE = "email_shape", Family.INVALID, "that is not an email address: {why}"
     BAD_MOVE = "bad_move", Family.INVALID, "the move is not valid: {why}"
+    BAD_NOTATION = "bad_notation", Family.INVALID, "the game text is not valid", None
     UNKNOWN_GAME = "unknown_game", Family.INVALID, "accept: games are among {games}"
 
     BAD_JSON = "bad_json", Family.REQUEST, "messages are JSON text, not binary"
@@ -310,11 +317,8 @@ class Code(StrEnum):
         "built-in bots join only a casual (unrated) tournament",
     )
     CHALLENGE_SELF = "challenge_self", Family.RULES, "you cannot challenge yourself"
-    BOT_UNRATED = (
-        "bot_unrated",
-        Family.RULES,
-        "games between bots and people are not rated here",
-    )
+    FOLLOW_SELF = "follow_self", Family.RULES, "you cannot follow yourself"
+    BOT_UNRATED = "bot_unrated", Family.RULES, "games between bots and people are not rated here"
     HINT_RATED = "hint_rated", Family.RULES, "there are no hints in a rated game"
     HINT_PEOPLE = "hint_people", Family.RULES, "hints are only for games against built-in bots"
     VERSION = "version", Family.RULES, "event {version} does not follow version {last}"

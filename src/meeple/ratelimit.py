@@ -34,6 +34,8 @@ KINDS = {
     "challenge_notifications": "challenge notifications to this account",
     "api": "Bot API requests",
     "emails": "emails of links (verification, password reset)",
+    "reports": "reports",
+    "blocks": "blocks",
 }
 """Each limited kind of request, and how a refusal names it."""
 

@@ -23,6 +23,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "meeple.cli.arena",
     "meeple.cli.backup",
     "meeple.cli.bot",
+    "meeple.cli.moderation",
     "meeple.cli.serve",
 )
 """The command groups that belong to no one game."""

@@ -68,13 +68,28 @@ def set_role(session: Session, name: str, role: str, reason: str, at: float) -> 
     account and its role before. ``ValueError`` for no such account or role."""
     if role not in ROLES:
         raise ValueError(f"a role is one of {', '.join(ROLES)}, not {role!r}")
-    user = session.scalars(select(User).where(User.name_key == name_key(name))).first()
-    if user is None:
-        raise ValueError(f"there is no account named {name!r}")
+    user = _named(session, name)
     was = user.role
     user.role = role
     add_audit(session, at, None, "role", user.id, reason, {"role": role, "was": was})
     return user, was
+
+
+def reopen(session: Session, name: str, reason: str, at: float) -> User:
+    """Lift the closure of the account named ``name`` (from the command line, logged): it
+    may sign in again. ``ValueError`` for no such account, or one not closed."""
+    user = _named(session, name)
+    if not lift(session, user.id, CLOSED_ACCOUNT, at):
+        raise ValueError(f"the account {user.name!r} is not closed")
+    add_audit(session, at, None, "reopen", user.id, reason, {})
+    return user
+
+
+def _named(session: Session, name: str) -> User:
+    user = session.scalars(select(User).where(User.name_key == name_key(name))).first()
+    if user is None:
+        raise ValueError(f"there is no account named {name!r}")
+    return user
 
 
 def insert_report(session: Session, values: dict[str, Any]) -> tuple[Report, bool]:
@@ -94,7 +109,7 @@ def insert_report(session: Session, values: dict[str, Any]) -> tuple[Report, boo
     return row, False
 
 
-def _same_day(values: dict[str, Any]) -> Select[tuple[Report]]:
+def _same_day(values: dict[str, Any]) -> Select[Report]:
     return select(Report).where(
         Report.reporter_id == values["reporter_id"],
         Report.target_id == values["target_id"],
@@ -148,7 +163,7 @@ def add_sanction(
     return row
 
 
-def _in_force(kind: str, now: float) -> Select[tuple[Sanction]]:
+def _in_force(kind: str, now: float) -> Select[Sanction]:
     return select(Sanction).where(
         Sanction.kind == kind,
         Sanction.lifted_at.is_(None),
@@ -171,7 +186,7 @@ def cheaters_among(session: Session, user_ids: Sequence[int]) -> set[int]:
     return {row.user_id for row in session.scalars(query)}
 
 
-def barred_from_leaderboards() -> Select[tuple[int]]:
+def barred_from_leaderboards() -> Select[int]:
     """The accounts the leaderboards leave out: marked cheaters, and closed accounts."""
     return select(Sanction.user_id).where(
         Sanction.kind.in_((CHEATER, CLOSED_ACCOUNT)), Sanction.lifted_at.is_(None)

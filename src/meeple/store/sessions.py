@@ -18,14 +18,26 @@ from meeple.store.models import LoginSession, ServerSecret, User
 
 
 def open_session(
-    session: Session, user_id: int, token_hash: str, now: float, expires_at: float
+    session: Session,
+    user_id: int,
+    token_hash: str,
+    now: float,
+    expires_at: float,
+    address_hash: str | None = None,
 ) -> None:
-    """Record a new sign-in session for ``user_id`` (and forget the user's expired ones)."""
+    """Record a new sign-in session for ``user_id`` (and forget the user's expired ones), with
+    the keyed hash of the address it signed in from (docs/moderation.md, Addresses)."""
     session.execute(
         delete(LoginSession).where(LoginSession.user_id == user_id, LoginSession.expires_at <= now)
     )
     session.add(
-        LoginSession(token_hash=token_hash, user_id=user_id, created_at=now, expires_at=expires_at)
+        LoginSession(
+            token_hash=token_hash,
+            user_id=user_id,
+            created_at=now,
+            expires_at=expires_at,
+            address_hash=address_hash,
+        )
     )
 
 

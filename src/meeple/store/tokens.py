@@ -12,6 +12,7 @@ from sqlalchemy import delete, exists, select, update
 from sqlalchemy.orm import Session
 
 from meeple.store.models import AccessToken, DeletedAccount, Rating, TableSeat, User
+from meeple.store.moderation import barred_from_leaderboards
 
 LAST_USED_STEP_S = 60.0
 """``last_used_at`` is written at most once this often per token (not on every request)."""
@@ -130,7 +131,7 @@ def leaderboard_of(
     session: Session, game: str, limit: int, bots: bool
 ) -> list[tuple[Rating, str, bool]]:
     """The best-rated bot accounts (``bots``) or people of ``game`` by mu - 3 sigma, with
-    their names and bot flags; no deleted accounts."""
+    their names and bot flags; no deleted or closed accounts, no marked cheaters."""
     rows = session.execute(
         select(Rating, User.name, User.bot)
         .join(User, User.id == Rating.user_id)
@@ -138,6 +139,7 @@ def leaderboard_of(
             Rating.game == game,
             User.bot.is_(bots),
             User.id.not_in(select(DeletedAccount.user_id)),
+            User.id.not_in(barred_from_leaderboards()),
         )
         .order_by((Rating.mu - 3 * Rating.sigma).desc(), Rating.games.desc())
         .limit(limit)

@@ -49,6 +49,7 @@ from meeple.tables.lobby.matchmaking import (
 )
 from meeple.tables.lobby.online_bots import OnlineBots
 from meeple.tables.manager import LOBBY_CHANNEL, TableManager
+from meeple.tables.moderation.service import ACTIONS, REPORT_REASONS, Moderation
 from meeple.tables.notices.friends import ONLINE_SEEN_S, Friends
 from meeple.tables.notices.my_turns import MyTurns, my_tables, my_turn_count
 from meeple.tables.notices.notifications import (
@@ -150,6 +151,10 @@ __all__ = [  # noqa: RUF022 - grouped by package, not sorted
     "page_texts",
     "render",
     "user_channel",
+    # moderation and chat safety
+    "ACTIONS",
+    "REPORT_REASONS",
+    "Moderation",
     # the study: reviews and the puzzle pool
     "PuzzleSupply",
     "Reviewer",

@@ -27,17 +27,21 @@ from meeple.web.errors import code_status, refusal_body, table_error_answer
 from meeple.web.guard import InputGuard
 from meeple.web.headers import SecurityHeaders
 from meeple.web.me_socket import ME_SOCKET_PATH, me_socket_route
-from meeple.web.pages import email_pages
+from meeple.web.pages import email_pages, moderation_pages
 from meeple.web.readiness import ReadyOut, readiness
 from meeple.web.reconnect_rush import TABLE_SOCKET_PATH, table_socket_route
 from meeple.web.request_ids import RequestIds
 from meeple.web.routes import account, analysis, auth, games, puzzles, records, tables, users
 from meeple.web.routes import challenges as challenge_routes
 from meeple.web.routes import email as email_routes
+from meeple.web.routes import friends as friend_routes
+from meeple.web.routes import game_text as text_routes
 from meeple.web.routes import hints as hint_routes
 from meeple.web.routes import me as me_routes
 from meeple.web.routes import metrics as metrics_routes
+from meeple.web.routes import moderation as moderation_routes
 from meeple.web.routes import notifications as notification_routes
+from meeple.web.routes import safety as safety_routes
 from meeple.web.routes import streams as stream_routes
 from meeple.web.routes import tokens as token_routes
 from meeple.web.routes import tournaments as tournament_routes
@@ -135,18 +139,23 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
     app.include_router(hint_routes.router)
     app.include_router(stream_routes.router)
     app.include_router(records.router)
+    app.include_router(text_routes.router)
     app.include_router(analysis.router)
     app.include_router(puzzles.router)
     app.include_router(tutorial_routes.router)
     app.include_router(users.router)
     app.include_router(unsubscribe_routes.router)
     app.include_router(me_routes.router)
+    app.include_router(friend_routes.router)
     app.include_router(metrics_routes.router)
+    app.include_router(safety_routes.router)
+    app.include_router(moderation_routes.router)
     app.include_router(sockets_router)
     app.include_router(tournament_socket_router)
     install_allow(app)
     app.include_router(pages.router)
     app.include_router(email_pages.router)
+    app.include_router(moderation_pages.router)
     pages.mount_static(app)
     app.add_middleware(InputGuard, max_bytes=settings.max_message_bytes)
     # Added last, so run first: a foreign request is refused before its body is read,

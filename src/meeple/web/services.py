@@ -28,11 +28,13 @@ from meeple.tables.facade import (
     Clock,
     Cluster,
     Fact,
+    Friends,
     GameFinished,
     GameStarted,
     LobbyCache,
     LobbyNews,
     Matchmaking,
+    Moderation,
     MyTurns,
     Notifier,
     OnlineBots,
@@ -117,6 +119,11 @@ class Services:
     tournaments: Tournaments
     """Tournaments: created, joined, read (:mod:`meeple.tables.tournaments.service`); its
     runner pairs them (:mod:`meeple.tables.tournaments.runner`)."""
+    moderation: Moderation
+    """Reports, blocks, the moderators' queue and actions (docs/moderation.md)."""
+    friends: Friends
+    """Follows, the friends list, and the notices about followed accounts
+    (:mod:`meeple.tables.notices.friends`)."""
     streams: StreamCounts = field(default_factory=StreamCounts)
     """The Bot API's open NDJSON streams per token, account and address (in Redis when
     servers share one)."""
@@ -132,7 +139,8 @@ class Services:
         db.migrate()
         bus = make_bus(settings.redis)
         bots = BotPool(settings.bot_workers, settings.bot_executor, settings.extra_game_modules())
-        limits = RateLimits(settings.rate_limits(), settings.redis)
+        safety = settings.safety_limits()  # reports and blocks (docs/moderation.md)
+        limits = RateLimits({**settings.rate_limits(), **safety}, settings.redis)
         key = session_key(settings, db)
         caps = SocketCaps(settings.max_sockets_per_address, settings.max_sockets_per_user)
 
@@ -169,6 +177,7 @@ class Services:
         runner = TournamentRunner(
             db, clock, ownership, registry, matchmaking, present, notifier, settings.recurring()
         )
+        friends = Friends(db, clock, notifier, facts.soon, caps.open_for, online_bots)
 
         # What follows each table's change, after its answer.
         for kind in LOBBY_STANDING:
@@ -203,14 +212,16 @@ class Services:
             socket_caps=caps,
             presence=PresenceNews(bus, tables.server_id),
             online_bots=online_bots,
-            last_seen=LastSeen(db, clock.now),
+            last_seen=LastSeen(db, clock.now, friends.arrived),
             challenges=Challenges(db, bus, clock, settings, matchmaking, notifier, limits),
             notifier=notifier,
             turn_emails=turn_emails,
             outbox=Sender(db, clock, settings, ownership.server_id),
             reviewer=reviewer,
             puzzle_supply=puzzle_supply,
-            tournaments=Tournaments(db, clock, settings, runner),
+            moderation=Moderation(db, clock, notifier, limits),
+            tournaments=Tournaments(db, clock, settings, runner, friends.entered),
+            friends=friends,
             streams=make_stream_counts(bus, tables.server_id),
             revocations=Revocations(bus, settings.stream_recheck_s),
             metrics=metrics,

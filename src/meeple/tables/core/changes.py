@@ -29,6 +29,7 @@ from meeple.tables.commands import (
 from meeple.tables.core.bot_accounts import is_bot_account
 from meeple.tables.core.log import CLOSED, OPEN, PLAYING, SPECTATORS_ROOM
 from meeple.tables.core.outcomes import NOTHING, Outcome
+from meeple.tables.moderation.mutes import check_may_chat
 
 if TYPE_CHECKING:
     from meeple.tables.core.table import Table
@@ -172,6 +173,7 @@ class TableChanges:
             raise Code.CHAT_EMPTY.error()
         if len(text) > settings.chat_max_chars:
             raise Code.CHAT_TOO_LONG.error(limit=settings.chat_max_chars)
+        await check_may_chat(self.table.ctx.db, self.table.ctx.clock, user_id)
         await self.table.ctx.limits.hit("chat", str(user_id))
         async with self.table.lock:
             seat = self.table.snap.seat_of(user_id)

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from meeple.store import queries
 from meeple.store.models import Rating, RatingChange, TableSeat
+from meeple.store.moderation import cheaters_among
 from meeple.tables.core.log import LogEvent, SeatInfo, Snapshot
 from meeple.tables.core.ratings import MODEL, RatedSeat, new_ratings, rating_ranks
 
@@ -45,6 +46,11 @@ def rate_game(session: Session, table_id: str, game: str, final: Snapshot, at: f
     """Update the players' ratings after a rated game and add their history points."""
     assert final.result is not None
     ranks = rating_ranks(final.result.ranks, final.seats)
+    if cheaters_among(session, list(ranks)):
+        # A game with a marked cheater rates nobody, as theirs were made unrated
+        # (docs/moderation.md): the table says so too.
+        queries.update_table(session, table_id, {"rated": False})
+        return
     before = queries.ratings_of(session, list(ranks), game)
     start = MODEL.rating()
     players = [

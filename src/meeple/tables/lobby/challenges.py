@@ -32,6 +32,7 @@ from meeple.errors import Code, TableError
 from meeple.games.base import JSON
 from meeple.ratelimit import RateLimited, RateLimits
 from meeple.store import challenges as store
+from meeple.store.blocks import has_blocked
 from meeple.store.database import Database
 from meeple.store.models import Challenge, User
 from meeple.tables.clock import Clock
@@ -175,6 +176,8 @@ class Challenges:
             raise Code.NO_PLAYER.error(f"nobody is called {ask.to[:40]!r}")
         if receiver.id == sender.id:
             raise Code.CHALLENGE_SELF.error()
+        if await self.db.run(has_blocked, receiver.id, sender.id):
+            raise Code.BLOCKED.error(name=receiver.name)
         bots_rated = self.settings.bots_rated_vs_people
         if ask.rated and bool(sender.bot) != bool(receiver.bot) and not bots_rated:
             raise Code.BOT_UNRATED.error()

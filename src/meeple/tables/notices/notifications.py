@@ -81,6 +81,14 @@ class NotificationKind(StrEnum):
     """A tournament paired the account: its game's table is open (``data``: tournament id,
     name, game, round, pace). Emailed only for a turn-based tournament (pace ``turn``): a
     real-time round's game is played at once, so an email would come too late."""
+    WARNING = "warning", False, "js.notif.warning"
+    """A moderator warned the account (``data``: the moderator's reason; docs/moderation.md)."""
+    FRIEND_ONLINE = "friend_online", False, "js.notif.friend_online"
+    """An account the player follows came online (``data``: from, bot); at most once per
+    followed account every few hours (:mod:`meeple.tables.notices.friends`)."""
+    FRIEND_ENTERED = "friend_entered", False, "js.notif.friend_entered"
+    """An account the player follows joined a public tournament (``data``: from, tournament
+    id, name, game)."""
 
 
 EMAILED = tuple(kind for kind in NotificationKind if kind.emailed)

@@ -43,11 +43,18 @@ def public(user: User) -> UserPublic:
     return UserPublic(id=user.id, name=user.name, guest=user.guest, bot=bool(user.bot))
 
 
-async def start_session(response: Response, services: Services, user: User) -> None:
-    """Open a new session for ``user`` and give the client its signed, HttpOnly cookie."""
+async def start_session(
+    response: Response, services: Services, user: User, address: str | None = None
+) -> None:
+    """Open a new session for ``user`` and give the client its signed, HttpOnly cookie; 403
+    ``account_closed`` for an account a moderator closed. The session keeps ``address`` (the
+    client's, :func:`client_address`) as a keyed hash only (docs/moderation.md, Addresses)."""
+    await services.moderation.check_sign_in(user)
     token = new_session_token()
     now = services.clock.now()
-    await services.db.run(open_session, user.id, token_hash(token), now, now + SESSION_MAX_AGE_S)
+    hashed = services.moderation.address_hash(address) if address is not None else None
+    expires = now + SESSION_MAX_AGE_S
+    await services.db.run(open_session, user.id, token_hash(token), now, expires, hashed)
     response.set_cookie(
         SESSION_COOKIE,
         services.signer.dumps(token),
@@ -96,7 +103,7 @@ async def register(
     except queries.NameTaken as exc:
         shown = repr(name)
         raise Code.NAME_TAKEN.error(name=shown) from exc
-    await start_session(response, services, account)
+    await start_session(response, services, account, client_address(request))
     return public(account)
 
 
@@ -120,9 +127,10 @@ async def login(
         raise Code.WRONG_PASSWORD.error()
     if check.new_hash is not None and stored is not None:
         await services.db.run(rehash_password, user.id, stored, check.new_hash)
+    await services.moderation.check_sign_in(user)  # before a guest's games move to it
     if signed_in is not None and signed_in.guest and signed_in.id != user.id:
         await claim_guest_games(services, signed_in, user)
-    await start_session(response, services, user)
+    await start_session(response, services, user, client_address(request))
     return public(user)
 
 
@@ -203,7 +211,7 @@ async def guest(
             )
         except queries.NameTaken:
             continue
-        await start_session(response, services, account)
+        await start_session(response, services, account, client_address(request))
         return public(account)
     return busy_answer("could not find a free guest name; try again")  # type: ignore[return-value]
 

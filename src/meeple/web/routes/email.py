@@ -235,5 +235,5 @@ async def reset(
     # Every session ends, those of whoever knew the old password too (keep nothing).
     await services.db.write(set_password, user.id, new_hash, None)
     await services.revocations.announce(user.id)  # its streams end at once, on every server
-    await start_session(response, services, user)
+    await start_session(response, services, user, client_address(request))
     return public(user)
