@@ -289,6 +289,9 @@ def test_a_first_game_offers_the_tutorial_until_dismissed(new_page: NewPage) -> 
     page.wait_for_url("**/table/*")
     offer = page.locator("#learn-offer")
     expect(offer).to_be_visible()
+    # Beside the board, in sight, and above the log; the board keeps its place.
+    expect(offer).to_be_in_viewport()
+    assert page.locator("aside.side > *").first.get_attribute("id") == "learn-offer"
     link = offer.get_by_role("link", name="Learn to play")
     expect(link).to_have_attribute("href", "/learn/summy")
     expect(link).to_have_attribute("target", "_blank")

@@ -1,5 +1,5 @@
-// A player's first game of a game that has a tutorial: the table page offers it, in one line
-// with a way to dismiss it. "First": the player has finished no game of it yet (their profile's
+// A player's first game of a game that has a tutorial: the table page offers it at the top of its
+// side column (never above the board: the first screen stays the game's), with a way to dismiss it. "First": the player has finished no game of it yet (their profile's
 // count); the offer is not made again once dismissed or once the tutorial was finished in this
 // browser (learn.js remembers it).
 import { api, routes } from "./api.js";
