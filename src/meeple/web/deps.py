@@ -51,7 +51,7 @@ ANY_SCOPE = "*"
 """A route any live token may call (who am I)."""
 
 TOKEN_ROUTES: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"/api/tables/[^/]+/(record|review|replay)"), "games:read"),
+    (re.compile(r"/api/tables/[^/]+/(record|review|replay|text)"), "games:read"),
     (re.compile(r"/api/users/.*"), "games:read"),
     (re.compile(r"/api/me/tables"), "games:read"),
     (re.compile(r"/api/notifications"), "games:read"),
