@@ -18,6 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from meeple.store.email_models import EmailAddress, OneTimeLink, OutboxEmail
+from meeple.store.follows import followed_names, forget_follows
 from meeple.store.models import (
     DeletedAccount,
     GameTable,
@@ -38,8 +39,8 @@ def account_data(session: Session, user_id: int, now: float) -> dict[str, Any]:
     """What the site holds about a user, as plain JSON data (no password hash, no tokens).
 
     The account, its ratings and rating history, every table it sat at (seat,
-    status, result), its chat lines, its puzzle answers and rating, and how
-    many sessions are open.
+    status, result), its chat lines, its puzzle answers and rating, how many
+    sessions are open, and the names of the accounts it follows.
     """
     user = session.get(User, user_id)
     if user is None:
@@ -122,6 +123,7 @@ def account_data(session: Session, user_id: int, now: float) -> dict[str, Any]:
         "email": None
         if (address := session.get(EmailAddress, user_id)) is None
         else {"address": address.address, "verified_at": address.verified_at},
+        "following": followed_names(session, user_id),
     }
 
 
@@ -161,6 +163,7 @@ def delete_account(session: Session, user_id: int, anonymous: str, at: float) ->
     # The address goes with the account, and so do its links and the emails not yet sent.
     session.execute(delete(EmailAddress).where(EmailAddress.user_id == user_id))
     session.execute(delete(OneTimeLink).where(OneTimeLink.user_id == user_id))
+    forget_follows(session, user_id)  # its friends list, and its place in others'
     session.execute(
         delete(OutboxEmail).where(OutboxEmail.user_id == user_id, OutboxEmail.status != "sent")
     )

@@ -81,11 +81,13 @@ def remember_language(session: Session, user_id: int, lang: str, now: float) -> 
         row.lang, row.at = lang, now
 
 
-def seen_in_language(session: Session, user_id: int, lang: str, now: float) -> None:
+def seen_in_language(session: Session, user_id: int, lang: str, now: float) -> float | None:
     """``user_id`` is on the site now, reading it in ``lang`` (``users.last_seen_at`` and
-    the language of its emails, in one write)."""
-    mark_seen(session, user_id, now)
+    the language of its emails, in one write); when it was seen before, as
+    :func:`~meeple.store.user_games.mark_seen` answers."""
+    before = mark_seen(session, user_id, now)
     remember_language(session, user_id, lang, now)
+    return before
 
 
 def language_of(session: Session, user_id: int) -> str | None:

@@ -56,6 +56,9 @@ def live_seats_of(session: Session, user_ids: list[int]) -> dict[int, list[tuple
     return seats
 
 
-def mark_seen(session: Session, user_id: int, at: float) -> None:
-    """Record that ``user_id`` was on the site at ``at`` (``users.last_seen_at``)."""
+def mark_seen(session: Session, user_id: int, at: float) -> float | None:
+    """Record that ``user_id`` was on the site at ``at`` (``users.last_seen_at``); when it was
+    seen before (``None``: never), which tells whether it has just come back."""
+    before = session.scalar(select(User.last_seen_at).where(User.id == user_id))
     session.execute(update(User).where(User.id == user_id).values(last_seen_at=at))
+    return before

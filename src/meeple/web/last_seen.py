@@ -6,6 +6,11 @@ socket (:mod:`meeple.web.me_socket`, once a minute while open) tell :class:`Last
 writes the store only when its last write for the account is a minute old. So an
 account with a tab open is never more than about a minute unseen, and an account
 "away" (unseen for longer than ``MEEPLE_EMAIL_AWAY_S``) has no tab open anywhere.
+
+A write that finds the account unseen for ``away_s`` (by default ``ONLINE_SEEN_S``, when
+the friends list stops saying it is online) or never seen before tells ``arrived``: the
+account has just come online, and its followers may be told
+(:mod:`meeple.tables.notices.friends`).
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from collections.abc import Callable
 from meeple.store.database import Database
 from meeple.store.email_choices import seen_in_language
 from meeple.store.user_games import mark_seen
+from meeple.tables.facade import ONLINE_SEEN_S
 
 EVERY_S = 60.0
 """The longest an account's ``last_seen_at`` lags while it is on the site."""
@@ -26,8 +32,16 @@ KEPT = 10_000
 class LastSeen:
     """Writes accounts' ``last_seen_at``, each at most once every :data:`EVERY_S`."""
 
-    def __init__(self, db: Database, now: Callable[[], float]) -> None:
+    def __init__(
+        self,
+        db: Database,
+        now: Callable[[], float],
+        arrived: Callable[[int], None] | None = None,
+        away_s: float = ONLINE_SEEN_S,
+    ) -> None:
+        """``arrived``: told of an account seen after ``away_s`` unseen, or for the first time."""
         self.db, self.now = db, now
+        self.arrived, self.away_s = arrived, away_s
         self._written: dict[int, float] = {}
         self._langs: dict[int, str] = {}
         self.writes = 0
@@ -52,6 +66,8 @@ class LastSeen:
         self._written[user_id] = now
         self.writes += 1
         if lang is None:
-            await self.db.write(mark_seen, user_id, now)
+            before = await self.db.write(mark_seen, user_id, now)
         else:
-            await self.db.write(seen_in_language, user_id, lang, now)
+            before = await self.db.write(seen_in_language, user_id, lang, now)
+        if self.arrived is not None and (before is None or now - before >= self.away_s):
+            self.arrived(user_id)

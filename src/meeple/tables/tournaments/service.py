@@ -5,6 +5,7 @@ runner's (:mod:`.runner`)."""
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from meeple.config import Settings
@@ -29,9 +30,16 @@ class Tournaments:
     """Every request about tournaments, checked and stored."""
 
     def __init__(
-        self, db: Database, clock: Clock, settings: Settings, runner: TournamentRunner
+        self,
+        db: Database,
+        clock: Clock,
+        settings: Settings,
+        runner: TournamentRunner,
+        entered: Callable[[User, Tournament], None] | None = None,
     ) -> None:
+        """``entered``: told of each join, after it is stored (the followers' notices)."""
         self.db, self.clock, self.settings, self.runner = db, clock, settings, runner
+        self.entered = entered
 
     async def create(self, user: User, ask: TournamentAsk) -> dict[str, Any]:
         """Create a tournament (its creator does not join by that); it, with its link secret
@@ -109,6 +117,8 @@ class Tournaments:
             raise Code.TOURNAMENT_FULL.error(limit=tournament.max_players)
         if refused is not None:
             raise Code.TOURNAMENT_OVER.error(status=refused)
+        if self.entered is not None:
+            self.entered(user, tournament)
         return await self._changed(user, tournament.id, secret)
 
     async def withdraw(self, user: User, tournament_id: str) -> dict[str, Any]:

@@ -124,6 +124,7 @@ class AccountExport(BaseModel):
     puzzle_rating: ExportPuzzleRating | None
     open_sessions: int = Field(description="sessions signed in now, this one included")
     email: ExportEmail | None = None
+    following: list[str] = Field(default_factory=list, description="the accounts it follows")
 
 
 def account_holder(user: User) -> User:
@@ -140,7 +141,7 @@ async def export(
     """Everything the site holds about you, as JSON; ``download=true`` to save it as a file.
 
     The account, ratings and their history, every table you sat at with its
-    result, your chat lines, puzzle answers and how many sessions are open.
+    result, your chat lines, puzzle answers, how many sessions are open and whom you follow.
     """
     data = await services.db.run(accounts.account_data, user.id, services.clock.now())
     if download:
