@@ -131,11 +131,7 @@ class Code(StrEnum):
         "no such tournament (or not without its link)",
     )
 
-    BAD_LINK = (
-        "bad_link",
-        Family.GONE,
-        "this link is unknown, used or expired: ask for a new one",
-    )
+    BAD_LINK = "bad_link", Family.GONE, "this link is unknown, used or expired: ask for a new one"
 
     CONFLICT = "conflict", Family.CONFLICT, "the table changed meanwhile; try again"
     NOT_OVER = "not_over", Family.CONFLICT, "the game is not over"
@@ -321,6 +317,14 @@ class Code(StrEnum):
     BOT_UNRATED = "bot_unrated", Family.RULES, "games between bots and people are not rated here"
     HINT_RATED = "hint_rated", Family.RULES, "there are no hints in a rated game"
     HINT_PEOPLE = "hint_people", Family.RULES, "hints are only for games against built-in bots"
+    TAKEBACK_RATED = "takeback_rated", Family.RULES, "there are no takebacks in a rated game"
+    TAKEBACK_TOURNAMENT = "takeback_tournament", Family.RULES, "no takebacks in a tournament game"
+    TAKEBACK_OVER = "takeback_over", Family.RULES, "the game is over: its moves stand"
+    TAKEBACK_NONE = "takeback_none", Family.RULES, "you have no move to take back"
+    TAKEBACK_NOT_YOURS = "takeback_not_yours", Family.RULES, "another player moved after your move"
+    TAKEBACK_ASKED = "takeback_asked", Family.RULES, "a takeback is asked already: await its answer"
+    TAKEBACK_DECLINED = "takeback_declined", Family.RULES, "declined: ask again after the next move"
+    TAKEBACK_NO_ASK = "takeback_no_ask", Family.RULES, "nobody is asking you for a takeback"
     VERSION = "version", Family.RULES, "event {version} does not follow version {last}"
     UNKNOWN_EVENT = "unknown_event", Family.RULES, "unknown table event {kind!r}"
 
@@ -347,11 +351,7 @@ class Code(StrEnum):
 
     TOO_BIG = "too_big", Family.TOO_LARGE, "a message has at most {limit} bytes", ("limit",)
 
-    UNAVAILABLE = (
-        "unavailable",
-        Family.UNAVAILABLE,
-        "the table's server does not answer; try again",
-    )
+    UNAVAILABLE = "unavailable", Family.UNAVAILABLE, "the table's server does not answer; try again"
 
     SERVER_ERROR = "server_error", Family.SERVER, "the server failed on that message"
 

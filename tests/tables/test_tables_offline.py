@@ -181,6 +181,7 @@ def test_every_event_kind_has_one_rule() -> None:
     assert set(RULES) == {
         "create", "join", "leave", "kick", "start", "action", "zombie", "finish",
         "rematch_vote", "rematch", "close", "chat", "claim",
+        "takeback_ask", "takeback_accept", "takeback_decline", "takeback",
     }  # fmt: skip
     with pytest.raises(TableError) as refused:
         advance(SLIDE, OPTIONS, 5, Snapshot(), LogEvent(1, "teleport", None, {}))

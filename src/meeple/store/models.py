@@ -89,6 +89,8 @@ class GameTable(Base):
     aborted: Mapped[bool] = mapped_column(Boolean, server_default=false())
     """The game ended before every player began it: it rated nobody. (A new table's insert
     leaves it to the database's default and reads nothing back: ``eager_defaults``.)"""
+    tournament: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    """A tournament's game, opened by its runner (no takebacks there)."""
 
     __mapper_args__ = {"eager_defaults": False}  # noqa: RUF012 (SQLAlchemy reads a dict)
 

@@ -165,7 +165,23 @@ class Claim(TableCommand[bool]):
         return bool(answer)
 
 
-Command = Join | Leave | Kick | FillWithBots | Start | Close | Act | Chat | AskRematch | Claim
+@dataclass(frozen=True)
+class Takeback(TableCommand[int]):
+    """Take back my last move (``answer`` ``None``), or accept or decline the takeback another
+    player asked of me (``"accept"``, ``"decline"``); answered with the last event's version."""
+
+    tag: ClassVar[str] = "takeback"
+    user_id: int
+    answer: str | None = None
+
+    def result_of(self, answer: JSON) -> int:
+        """The version of the last event written."""
+        return int(answer)
+
+
+Command = (
+    Join | Leave | Kick | FillWithBots | Start | Close | Act | Chat | AskRematch | Claim | Takeback
+)
 """Every change a request may ask of a table."""
 
 COMMANDS: dict[str, type[Command]] = {kind.tag: kind for kind in get_args(Command)}

@@ -26,6 +26,7 @@ from meeple.tables.core.ratings import (
 )
 from meeple.tables.core.spec import TableSpec
 from meeple.tables.core.table import VIEW_VERSIONS_KEPT, Table, TableContext, channel
+from meeple.tables.core.takeback_log import standing_actions
 from meeple.tables.facts import (
     ActionApplied,
     Fact,
@@ -92,6 +93,7 @@ __all__ = [  # noqa: RUF022 - grouped by package, not sorted
     "puzzle_match",
     "shown_rating",
     "starting_rating",
+    "standing_actions",
     # the server's tables, their clock, the typed commands and the facts they publish
     "ActionApplied",
     "Clock",

@@ -24,6 +24,7 @@ from meeple.tables.cluster.loading import TableLoader
 from meeple.tables.core.access import check_finished
 from meeple.tables.core.log import CLOSED, FINISHED, LogEvent
 from meeple.tables.core.table import Table, TableContext, TableInfo
+from meeple.tables.core.takeback_log import standing_actions
 from meeple.tables.facts import GameFinished, TableClosed
 
 
@@ -138,8 +139,8 @@ class TableRegistry:
         check_finished(table)
         actions = tuple(
             (e.seat, e.data["action"])
-            for e in table.events
-            if e.kind == "action" and e.seat is not None
+            for e in standing_actions(table.events)  # none a takeback undid
+            if e.seat is not None
         )
         return GameRecord(table.info.game, table.info.options, table.info.seed, actions)
 

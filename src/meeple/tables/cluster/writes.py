@@ -35,6 +35,7 @@ from meeple.tables.commands import (
     Leave,
     Start,
     TableCommand,
+    Takeback,
     closed,
 )
 from meeple.tables.core.table import Table
@@ -112,6 +113,8 @@ class Writes:
                 result, _ = await changes.chat(command)
             case Claim():
                 result, _ = await changes.claim(command)
+            case Takeback():
+                result, _ = await changes.takeback(command)
             case AskRematch():
                 return await self._ask_rematch(table, command)
             case _:

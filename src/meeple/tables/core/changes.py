@@ -25,7 +25,9 @@ from meeple.tables.commands import (
     Kick,
     Leave,
     Start,
+    Takeback,
 )
+from meeple.tables.core import takebacks
 from meeple.tables.core.bot_accounts import is_bot_account
 from meeple.tables.core.log import CLOSED, OPEN, PLAYING, SPECTATORS_ROOM
 from meeple.tables.core.outcomes import NOTHING, Outcome
@@ -182,6 +184,15 @@ class TableChanges:
                 data["room"] = SPECTATORS_ROOM  # kept from the players until the end
             event = await self.table.write("chat", seat, data, user_id=user_id)
         return event.version, NOTHING
+
+    async def takeback(self, command: Takeback) -> tuple[int, Outcome]:
+        """Take back my last move, or answer the takeback asked of me
+        (:mod:`meeple.tables.core.takebacks`); the version of the last event written."""
+        async with self.table.lock:
+            if command.answer is None:
+                return await takebacks.ask(self.table, command.user_id), NOTHING
+            accept = command.answer == "accept"
+            return await takebacks.answer(self.table, command.user_id, accept), NOTHING
 
     async def claim(self, command: Claim) -> tuple[bool, Outcome]:
         """Give the guest's seat to the account they signed in to; whether it did (not when

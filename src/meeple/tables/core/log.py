@@ -155,14 +155,21 @@ class Snapshot:
     status: str = OPEN
     seats: tuple[SeatInfo, ...] = ()
     states: tuple[Any, ...] = ()
+    """Every state the game has been in, in order, those a takeback undid too (a resume's
+    views at older versions read them)."""
+    line: tuple[int, ...] = ()
+    """The game as it stands, as indexes into ``states``: the deal, then the state after each
+    action no takeback undid."""
+    takebacks: int = 0
+    """How many takebacks the game has had (a bot's move chosen before the last is stale)."""
     result: Result | None = None
     rematch_id: str | None = None
     started_at: float | None = None
     finished_at: float | None = None
     version: int = 0
     start_version: int | None = None
-    action_counts: tuple[int, ...] = field(default=())
-    """``action_counts[v - 1]``: how many actions had been applied at version ``v``."""
+    positions: tuple[int, ...] = field(default=())
+    """``positions[v - 1]``: the index in ``states`` of the state just after version ``v``."""
     aborted: bool = False
     """The game ended before it began (its ``finish`` says so): it rates nobody
     (:data:`meeple.tables.core.ratings.FIRST_MOVES`)."""
@@ -170,7 +177,12 @@ class Snapshot:
     @property
     def state(self) -> Any:
         """The current game state (the game must have started)."""
-        return self.states[-1]
+        return self.states[self.line[-1]]
+
+    @property
+    def played_states(self) -> tuple[Any, ...]:
+        """The states of the game as it stands: the deal, then after each standing action."""
+        return tuple(self.states[index] for index in self.line)
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat this user holds (and has not left), if any."""
@@ -183,7 +195,7 @@ class Snapshot:
         """The game state just after event ``version`` (``None`` before the start)."""
         if self.start_version is None or not self.start_version <= version <= self.version:
             return None
-        return self.states[self.action_counts[version - 1]]
+        return self.states[self.positions[version - 1]]
 
 
 def _with_seat(snapshot: Snapshot, seat: int, **changes: Any) -> tuple[SeatInfo, ...]:
@@ -248,8 +260,8 @@ def advance(
     if kind_rule is None:
         raise Code.UNKNOWN_EVENT.error(kind=ev.kind)
     new = kind_rule(Fold(game, options, seed, ev, state_after), snap)
-    count = len(new.states) - 1 if new.states else 0
-    return replace(new, version=ev.version, action_counts=(*snap.action_counts, count))
+    position = new.line[-1] if new.line else 0
+    return replace(new, version=ev.version, positions=(*snap.positions, position))
 
 
 def _must_be_open(snap: Snapshot) -> None:
@@ -299,6 +311,7 @@ def _start(fold: Fold, snap: Snapshot) -> Snapshot:
         snap,
         status=PLAYING,
         states=(fold.game.setup(fold.options, fold.seed),),
+        line=(0,),
         started_at=fold.event.at,
         start_version=fold.event.version,
     )
@@ -326,7 +339,8 @@ def _action(fold: Fold, snap: Snapshot) -> Snapshot:
     seats = snap.seats
     if ev.data.get("by") == "timeout":
         seats = _with_seat(snap, seat, timeouts=snap.seats[seat].timeouts + 1)
-    return replace(snap, states=(*snap.states, new_state), seats=seats)
+    line = (*snap.line, len(snap.states))
+    return replace(snap, states=(*snap.states, new_state), line=line, seats=seats)
 
 
 @rule("zombie")
@@ -370,6 +384,30 @@ def _close(fold: Fold, snap: Snapshot) -> Snapshot:
 @rule("chat")
 def _chat(fold: Fold, snap: Snapshot) -> Snapshot:
     return snap
+
+
+@rule("takeback_ask")
+@rule("takeback_accept")
+@rule("takeback_decline")
+def _takeback_talk(fold: Fold, snap: Snapshot) -> Snapshot:
+    """An ask for a takeback and its answers change nothing yet: who asked and who agreed is
+    read from the log (:mod:`meeple.tables.core.takeback_log`), and a move makes it lapse."""
+    _seat_number(snap, fold.event.seat)
+    if snap.status != PLAYING:
+        raise Code.NOT_PLAYING.error()
+    return snap
+
+
+@rule("takeback")
+def _takeback(fold: Fold, snap: Snapshot) -> Snapshot:
+    """The game's last ``count`` standing actions are undone: its state is the one before them,
+    as a replay of the deal and the actions left would make it."""
+    count = fold.event.data.get("count")
+    if snap.status != PLAYING:
+        raise Code.NOT_PLAYING.error()
+    if not isinstance(count, int) or isinstance(count, bool) or not 0 < count < len(snap.line):
+        raise Code.TAKEBACK_NONE.error()
+    return replace(snap, line=snap.line[:-count], takebacks=snap.takebacks + 1)
 
 
 @rule("claim")

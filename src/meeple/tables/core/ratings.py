@@ -13,13 +13,14 @@ rates nobody and counts as no rated game anywhere (:func:`unbegun_seats`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
 from meeple.games.base import AnyGame, is_move, ranks_from_keys
 from meeple.tables.core.log import LogEvent, SeatInfo
+from meeple.tables.core.takeback_log import undone_versions
 
 MODEL = PlackettLuce()
 """The rating model: mu 25, sigma 25/3 for a new player."""
@@ -70,21 +71,22 @@ sites, so a second account that leaves at once hands nobody a rated win."""
 
 
 def unbegun_seats(
-    game: AnyGame, seats: Sequence[SeatInfo], events: Iterable[LogEvent]
+    game: AnyGame, seats: Sequence[SeatInfo], events: Sequence[LogEvent]
 ) -> frozenset[int]:
     """The players' seats a stand-in took before they made their :data:`FIRST_MOVES` moves.
 
     A stand-in is the zombie that takes a seat whose player left, or a move the server
     made for a player whose clock ran out. A seat no stand-in ever played began
     whatever its count (the game ended by play); seats of bots are no players. A game
-    with any such seat is aborted.
+    with any such seat is aborted. Moves a takeback undid count for nothing.
     """
     moves = {s.seat: 0 for s in seats if s.user_id is not None}
     unbegun: set[int] = set()
     stood_in: set[int] = set()
+    undone = undone_versions(events)
     for event in events:
         seat = event.seat
-        if seat not in moves or seat in stood_in:
+        if seat not in moves or seat in stood_in or event.version in undone:
             continue
         if event.kind == "zombie" or (event.kind == "action" and event.data.get("by") != "player"):
             stood_in.add(seat)

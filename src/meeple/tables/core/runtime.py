@@ -34,6 +34,11 @@ SEAT_CHANGES = ("create", "join", "leave", "kick")
 a stranger's line keeps no table open)."""
 
 
+CLOCK_EVENTS = ("start", "action", "takeback")
+"""The events that start move clocks: the start and a takeback every due person's, an action
+the clocks of those it makes due."""
+
+
 class TableRuntime:
     """One table's move clocks and server-played seats (bots, zombies, time-outs)."""
 
@@ -77,11 +82,11 @@ class TableRuntime:
         for seat in sorted(due):
             since = None
             for event in reversed(table.events):
-                if event.kind not in ("start", "action"):
+                if event.kind not in CLOCK_EVENTS:
                     continue
                 since = event.at
-                if event.kind == "start" or event.seat == seat:
-                    break
+                if event.kind != "action" or event.seat == seat:
+                    break  # a start, or a takeback: a fresh clock for everyone due
                 before = snap.state_at(event.version - 1)
                 if before is None or seat not in table.game.to_act(before):
                     break
@@ -93,6 +98,14 @@ class TableRuntime:
         """Another server owns the table now: stop its clock, bots and bot fill here."""
         await cancel_and_wait(self._timer, self._filler, self._expiry, *self._thinking.values())
         self._timer = self._filler = self._expiry = None
+        self._thinking.clear()
+        self.deadlines.clear()
+
+    def after_takeback(self) -> None:
+        """A takeback was written: the bots' moves chosen on the position taken back are
+        dropped, and every person to act gets a fresh clock at the next :meth:`settle`."""
+        for task in self._thinking.values():
+            task.cancel()
         self._thinking.clear()
         self.deadlines.clear()
 
@@ -242,6 +255,7 @@ class TableRuntime:
             for _attempt in range(5):
                 if not self._to_act(seat):
                     return
+                takebacks = self.table.snap.takebacks
                 action = await self._choose(seat, level)
                 if clock.now() < shown_at:
                     await clock.sleep_until(shown_at)
@@ -250,6 +264,8 @@ class TableRuntime:
                         return
                     if not self._to_act(seat):
                         return
+                    if self.table.snap.takebacks != takebacks:
+                        continue  # chosen on a position since taken back: choose again
                     try:
                         await self.table.write_action(seat, action, by)
                     except TableError:

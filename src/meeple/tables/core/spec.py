@@ -37,6 +37,8 @@ class TableSpec:
     sit: bool = True
     creator_seat: int | None = None
     auto_start: bool = False
+    tournament: bool = False
+    """A tournament opens it (its moves are never taken back)."""
 
 
 @dataclass(frozen=True)

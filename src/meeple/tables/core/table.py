@@ -46,6 +46,7 @@ from meeple.tables.core.log import (
 from meeple.tables.core.persist import store_event
 from meeple.tables.core.ratings import rates_anyone
 from meeple.tables.core.runtime import TableRuntime
+from meeple.tables.core.takeback_log import pending_ask
 from meeple.tables.facts import TableFacts, facts_of
 
 if TYPE_CHECKING:  # the cluster sets a table's standing; the core only holds it
@@ -72,6 +73,8 @@ class TableInfo:
     auto_start: bool
     created_at: float
     rematch_of: str | None = None
+    tournament: bool = False
+    """A tournament's game (its moves are never taken back)."""
 
     @classmethod
     def from_row(cls, row: GameTable) -> TableInfo:
@@ -295,7 +298,15 @@ class Table:
             "rematch_of": info.rematch_of,
             "rematch_id": snap.rematch_id,
             "created_at": info.created_at,
+            "takeback": self.takeback_summary(),
         }
+
+    def takeback_summary(self) -> dict[str, JSON]:
+        """Whether takebacks may be asked here (never at a table asked rated, nor in a
+        tournament's game) and the ask awaiting answers, if any (docs/server.md, Takebacks)."""
+        asked = pending_ask(self.events) if self.snap.status == PLAYING else None
+        allowed = not self.info.rated and not self.info.tournament
+        return {"allowed": allowed, "asked": asked.to_json() if asked else None}
 
     # ----- the single writer ---------------------------------------------
 

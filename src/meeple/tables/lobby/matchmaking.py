@@ -126,6 +126,7 @@ class Matchmaking:
             creator_id=creator_id,
             auto_start=auto_start,
             created_at=self.clock.now(),
+            tournament=spec.tournament,
         )
 
     async def _open(self, info: TableInfo, seats: list[SeatInfo]) -> Table:
@@ -160,6 +161,7 @@ class Matchmaking:
             auto_start=True,
             created_at=self.clock.now(),
             rematch_of=old.info.id,
+            tournament=False,  # a rematch is a game of its own
         )
         table = await self._open(info, reset_for_rematch(old.snap))
         return table.info.id

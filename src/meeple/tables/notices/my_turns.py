@@ -41,7 +41,9 @@ class Tables(Protocol):
         """The table in memory if it needs no catch-up, else ``None``."""
 
 
-QUIET_KINDS = frozenset({"chat", "rematch_vote", "rematch"})
+QUIET_KINDS = frozenset(
+    {"chat", "rematch_vote", "rematch", "takeback_ask", "takeback_accept", "takeback_decline"}
+)
 """Events that are not moves of the game nor changes of its seats: never "the last move"."""
 
 

@@ -167,6 +167,7 @@ def table_spec(
         pace=how.pace,
         move_seconds=move_seconds,
         sit=False,
+        tournament=True,
     )
 
 
