@@ -4,12 +4,16 @@ texts refused with their code and the line that is wrong."""
 
 from __future__ import annotations
 
+import json
 import random
+import re
+from pathlib import Path
 
 import pytest
 
 from meeple.games import games_with, get_game
 from meeple.games.base import AnyGame, GameRecord, IllegalAction, replay
+from meeple.games.kit import notation as notation_module
 from meeple.games.kit.notation import TextError, notation_of, read_text, write_text
 
 GAMES = games_with("notation")
@@ -172,3 +176,41 @@ def test_comments_blank_lines_windows_line_ends_and_unknown_header_lines_are_rea
 
 def test_an_unknown_game_has_no_notation() -> None:
     assert notation_of("no such game") is None
+
+
+DOCS = Path(__file__).resolve().parents[3] / "docs" / "notation.md"
+EXAMPLES = DOCS.parents[1] / "examples"
+EXAMPLE_RECORDS = {"summy": "summy-record.json", "slide": "slide-game.json"}
+"""The record each game's example text (``examples/<game>-game.txt``) was written from."""
+
+
+def test_the_docs_examples_and_the_example_files_read_and_write_back_byte_for_byte() -> None:
+    blocks = re.findall(r"```text\n(.*?)```", DOCS.read_text(encoding="utf-8"), re.S)
+    assert len(blocks) == 2
+    for block in blocks:
+        name = re.search(r"^game: (\w+)$", block, re.M)
+        assert name is not None
+        imported = read_text(get_game(name[1]), block)
+        assert imported.moves and all(imported.names)
+    for name in GAMES:
+        text = (EXAMPLES / f"{name}-game.txt").read_text(encoding="utf-8")
+        record = GameRecord.from_json(
+            json.loads((EXAMPLES / EXAMPLE_RECORDS[name]).read_text(encoding="utf-8"))
+        )
+        imported = read_text(get_game(name), text)
+        assert imported.record == record
+        assert write_text(get_game(name), record, imported.names) == text
+        if name == "summy":
+            assert text.strip() == blocks[0].strip()  # the page shows the whole file
+
+
+def test_the_docs_list_every_reason_a_text_is_refused_for() -> None:
+    sources = [Path(notation_module.__file__)]
+    sources += [
+        DOCS.parents[1] / "src" / "meeple" / "games" / name / "game_text.py" for name in GAMES
+    ]
+    raised = set()
+    for source in sources:
+        raised |= set(re.findall(r'"(notation_[a-z]+)"', source.read_text(encoding="utf-8")))
+    listed = set(re.findall(r"^\| `(notation_[a-z]+)` \|", DOCS.read_text(), re.M))
+    assert raised == listed and len(listed) >= 12

@@ -11,4 +11,5 @@ layers lives here, and the generic layers import it from here too:
   the one module of ``meeple.games`` that reads a clock;
 - :mod:`.search`: successive halving, the search the expert bots share;
 - :mod:`.commands`: the command line's helpers (reading JSON input, failing in one line).
+- :mod:`.notation`: a whole game as text around each game's move notation (docs/notation.md).
 """

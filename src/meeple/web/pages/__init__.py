@@ -166,8 +166,10 @@ def table(request: Request, table_id: str, invite: str = "") -> HTMLResponse:
 
 @router.get("/replay/{table_id}", response_class=HTMLResponse)
 def replay(request: Request, table_id: str) -> HTMLResponse:
-    """Step through a finished game, move by move."""
-    return render(request, "replay.html", "replay", table_id=table_id)
+    """Step through a finished game, move by move, and download its text (docs/notation.md)."""
+    return render(
+        request, "replay.html", "replay", table_id=table_id, text_games=games_with("notation")
+    )
 
 
 @router.get("/analysis/{game}", response_class=HTMLResponse)

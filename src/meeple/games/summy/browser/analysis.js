@@ -1,8 +1,10 @@
 // The Summy analysis board: set up a table and a hand, see every legal move ranked by score.
-// A position can arrive in the address (`#position=` JSON, from a replay's "analyse from here").
+// A position can arrive in the address (`#position=` JSON, from a replay's "analyse from here"
+// or a shared link), and a whole game from its text (the import panel, static/js/game_text.js).
 import { api } from "../../api.js";
 import { el, t } from "../../i18n.js";
 import { makeDraggable } from "../../drag.js";
+import { gameTextPanel, shareLink } from "../../game_text.js";
 import { createBoard, face, key, parseKey, tileName } from "./board.js";
 
 const $ = (id) => document.getElementById(id);
@@ -13,6 +15,10 @@ let moves = []; // the server's answer, best first
 let shown = null; // the move previewed on the board (hovered or selected)
 let selected = null;
 let timer = 0;
+// The equations of a position handed over (a link, a game's step): kept while the table is not
+// edited, so the link and the analysis are of that exact position; null: found on the table.
+let equations = null;
+let played = null; // the tiles of the imported game's next move, faded on the board
 
 const isOperator = (tile) => "+-x:".includes(tile);
 
@@ -32,7 +38,7 @@ const board = createBoard($("board"), {
   },
   takeBack(row, col) {
     tiles.delete(key(row, col));
-    changed();
+    edited();
   },
   redraw: () => draw(),
   cursorMoved() {},
@@ -40,6 +46,12 @@ const board = createBoard($("board"), {
 
 function put(row, col, tile) {
   tiles.set(key(row, col), tile);
+  edited();
+}
+
+/** The table changed by hand: its equations are the board's to find again. */
+function edited() {
+  equations = played = null;
   changed();
 }
 
@@ -54,6 +66,10 @@ function draw() {
     cells.set(key(placed.row, placed.col), { node: tileNode(placed.tile, "ghost", {
       role: "img", "aria-label": t("js.review.ghost", { tile: tileName(placed.tile) }) }) });
   }
+  for (const placed of preview ? [] : played || []) {
+    cells.set(key(placed.row, placed.col), { node: tileNode(placed.tile, "ghost played", {
+      role: "img", "aria-label": t("js.game_text.ghost", { tile: tileName(placed.tile) }) }) });
+  }
   board.draw(cells, new Set(), new Set());
 }
 
@@ -64,11 +80,13 @@ function hand() {
   return [...text];
 }
 
-/** The position as the server reads it; equations are left for it to find on the table. */
+/** The position as the server reads it; equations, unless handed over, are left for it to
+ * find on the table. */
 function position() {
   return {
     game: "summy",
     tiles: [...tiles].map(([k, tile]) => { const [row, col] = parseKey(k); return { row, col, tile }; }),
+    ...(equations ? { equations } : {}),
     hand: hand() || [],
   };
 }
@@ -77,6 +95,7 @@ function changed() {
   selected = shown = null;
   draw();
   history.replaceState(null, "", `#position=${encodeURIComponent(JSON.stringify(position()))}`);
+  updateLink();
   clearTimeout(timer);
   timer = setTimeout(analyse, 250);
 }
@@ -150,18 +169,41 @@ $("tiles-used").addEventListener("change", listMoves);
 $("clear-table").addEventListener("click", () => {
   tiles.clear();
   tiles.set(key(0, 0), "=");
-  changed();
+  edited();
+});
+
+/** Put a position (the shared format: tiles, equations, hand) on the board. */
+function load(data) {
+  tiles.clear();
+  for (const placed of data.tiles || []) tiles.set(key(placed.row, placed.col), String(placed.tile));
+  equations = Array.isArray(data.equations)
+    ? data.equations.map(({ row, col, dir, length }) => ({ row, col, dir, length }))
+    : null;
+  $("hand").value = (data.hand || []).join("");
+}
+
+const updateLink = shareLink();
+// A game from its text: each step is the position its next mover faced (their own hand).
+gameTextPanel({
+  game: "summy",
+  show(view, next) {
+    load(view);
+    played = next && next.action.type === "place" ? next.action.tiles : null;
+    changed();
+    board.centreOn([...tiles.keys()].map(parseKey));
+  },
 });
 
 // A position handed over in the address (a replay's step, or a shared link).
 const given = new URLSearchParams(location.hash.slice(1)).get("position");
 if (given) {
   try {
-    const data = JSON.parse(given);
+    load(JSON.parse(given));
+  } catch { // a broken link: start from the empty table
     tiles.clear();
-    for (const placed of data.tiles || []) tiles.set(key(placed.row, placed.col), String(placed.tile));
-    $("hand").value = (data.hand || []).join("");
-  } catch { /* a broken link: start from the empty table */ }
+    tiles.set(key(0, 0), "=");
+    equations = null;
+  }
 }
 draw();
 board.centreOn([...tiles.keys()].map(parseKey));

@@ -2,14 +2,16 @@
 import { el, t, translateRefusal } from "./i18n.js";
 
 /**
- * An error from the server, its message already translated; `reason` its code, and for
- * a 429 `retryAfter` (seconds). `signIn`: signing in gets around it (no new guest).
+ * An error from the server, its message already translated; `reason` its code (`params` its
+ * blanks), and for a 429 `retryAfter` (seconds). `signIn`: signing in gets around it (no
+ * new guest).
  */
 export class ApiError extends Error {
   constructor(status, message, data = null) {
     super(message);
     this.status = status;
     this.reason = data ? data.reason || data.code || null : null;
+    this.params = data && data.params ? data.params : null; // the blanks of its reason's text
     this.retryAfter = data && typeof data.retry_after === "number" ? data.retry_after : null;
     this.signIn = this.reason === "rate_limited_guest";
   }
@@ -87,6 +89,7 @@ export const routes = {
   replay: (id, step, seat) => `/api/tables/${encodeURIComponent(id)}/replay?step=${step}${seat === null ? "" : `&seat=${seat}`}`,
   profile: (name) => `/api/users/${encodeURIComponent(name)}`,
   history: (name, game) => `/api/users/${encodeURIComponent(name)}/history/${encodeURIComponent(game)}`,
+  gameText: (id) => `/api/tables/${encodeURIComponent(id)}/text`,
   leaderboard: (game) => `/api/leaderboard/${encodeURIComponent(game)}`,
   lobbySocket: "/ws/lobby",
   tournamentSocket: (id) => `/ws/tournaments/${encodeURIComponent(id)}`,

@@ -120,6 +120,13 @@ async function load() {
     seat = choice.value === "" ? null : Number(choice.value);
     show(index);
   });
+  // The whole game as text (docs/notation.md), for a game that writes its moves as text.
+  if ($("replay").dataset.textGames.split(" ").includes(table.game)) {
+    const download = $("replay-download");
+    download.href = routes.gameText(tableId);
+    download.download = `${table.game}-${tableId}.txt`;
+    download.hidden = false;
+  }
   const ctx = { send: () => {}, seatName, say: () => {}, replay: true };
   ui = GAMES[table.game].createUi($("game"), ctx);
   await show(0);
