@@ -103,6 +103,7 @@ def test_a_games_text_goes_from_its_replay_to_the_board_and_a_shared_link_on_a_l
     download_link = page.get_by_role("link", name="Download the moves (text)")
     expect(download_link).to_be_visible()
     clean(page, "replay with its download")
+    shot(page, "share-replay-laptop")
     with page.expect_download() as caught:
         download_link.click()
     download = caught.value
