@@ -40,6 +40,7 @@ EXPECTED = {
     ("post", "/api/tables/{table_id}/chat"),
     ("post", "/api/tables/{table_id}/rematch"),
     ("post", "/api/tables/{table_id}/hint"),
+    ("post", "/api/tables/{table_id}/takeback"),
     ("get", "/api/tables/{table_id}/record"),
     ("get", "/api/tables/{table_id}/review"),
     ("get", "/api/tables/{table_id}/text"),

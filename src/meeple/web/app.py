@@ -43,6 +43,7 @@ from meeple.web.routes import moderation as moderation_routes
 from meeple.web.routes import notifications as notification_routes
 from meeple.web.routes import safety as safety_routes
 from meeple.web.routes import streams as stream_routes
+from meeple.web.routes import takebacks as takeback_routes
 from meeple.web.routes import tokens as token_routes
 from meeple.web.routes import tournaments as tournament_routes
 from meeple.web.routes import tutorials as tutorial_routes
@@ -137,6 +138,7 @@ def create_app(settings: Settings, clock: Clock | None = None) -> FastAPI:
     app.include_router(games.router)
     app.include_router(tables.router)
     app.include_router(hint_routes.router)
+    app.include_router(takeback_routes.router)
     app.include_router(stream_routes.router)
     app.include_router(records.router)
     app.include_router(text_routes.router)

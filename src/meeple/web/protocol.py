@@ -76,12 +76,20 @@ class Leave(ClientMessage):
     type: Literal["leave"]
 
 
-AnyClientMessage = Annotated[
-    Ping | Sync | Action | Chat | Rematch | Leave, Field(discriminator="type")
-]
-CLIENT_MESSAGE: TypeAdapter[Ping | Sync | Action | Chat | Rematch | Leave] = TypeAdapter(
-    AnyClientMessage
-)
+class Takeback(ClientMessage):
+    """Take back my last move (no ``answer``), or answer the takeback asked of me."""
+
+    type: Literal["takeback"]
+    answer: Literal["accept", "decline"] | None = Field(
+        None, description="accept or decline another player's ask; none: ask to take back mine"
+    )
+
+
+TableClientMessage = Ping | Sync | Action | Chat | Rematch | Leave | Takeback
+"""Every message a table's client may send."""
+
+AnyClientMessage = Annotated[TableClientMessage, Field(discriminator="type")]
+CLIENT_MESSAGE: TypeAdapter[TableClientMessage] = TypeAdapter(AnyClientMessage)
 """Every message a table's client may send, told apart by ``type``."""
 
 
@@ -94,7 +102,7 @@ def echo_id(data: Any) -> str | None:
     return None
 
 
-def read_message(data: Any) -> Ping | Sync | Action | Chat | Rematch | Leave:
+def read_message(data: Any) -> TableClientMessage:
     """The message in ``data`` (already strict JSON); ``bad_message`` or ``unknown_type``
     (:class:`~meeple.errors.TableError`) if it is not one."""
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):

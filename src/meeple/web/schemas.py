@@ -8,6 +8,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchem
 
 from meeple.errors import Family
 from meeple.games import GAME_NAMES
+from meeple.web.takeback_schemas import TakebackOut
 
 
 class BotStatsOut(BaseModel):
@@ -203,6 +204,7 @@ class TableSummary(BaseModel):
     rematch_of: str | None
     rematch_id: str | None
     created_at: float
+    takeback: TakebackOut = Field(default_factory=lambda: TakebackOut(allowed=True, asked=None))
 
 
 class RecordOut(BaseModel):

@@ -24,7 +24,7 @@ from pydantic_core import PydanticSerializationError
 from meeple import jsontext
 from meeple.errors import Family, TableError
 from meeple.tables.facade import LogEvent
-from meeple.web.protocol import CLIENT_MESSAGE, Chat, Leave, Ping, Rematch, Sync
+from meeple.web.protocol import CLIENT_MESSAGE, Chat, Leave, Ping, Rematch, Sync, Takeback
 from meeple.web.protocol import Action as ActionIn
 from meeple.web.schemas import TableSummary
 
@@ -253,7 +253,7 @@ def _field_table(model: type[BaseModel]) -> list[str]:
 def protocol_tables() -> str:
     """docs/protocol.md's tables of message fields, written from the models."""
     sections: list[tuple[str, list[type[BaseModel]]]] = [
-        ("Client to table", [Ping, Sync, ActionIn, Chat, Rematch, Leave]),
+        ("Client to table", [Ping, Sync, ActionIn, Chat, Rematch, Leave, Takeback]),
         ("Table to client", list(get_args(TableMessage))),
         ("Lobby to client", list(get_args(LobbyMessage))),
     ]

@@ -33,6 +33,7 @@ from meeple.web.protocol import (
     Ping,
     Rematch,
     Sync,
+    Takeback,
     echo_id,
     read_message,
 )
@@ -182,6 +183,9 @@ class TableConnection(Follower):
         elif isinstance(message, Leave):
             await writes.run(self.table, commands.Leave(user.id))
             await self.send(Ack(type="ack", id=client_id, version=self.table.snap.version))
+        elif isinstance(message, Takeback):
+            version = await writes.run(self.table, commands.Takeback(user.id, message.answer))
+            await self.send(Ack(type="ack", id=client_id, version=version))
         await self.point_at_owner()
 
     async def point_at_owner(self) -> None:

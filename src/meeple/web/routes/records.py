@@ -9,7 +9,7 @@ from fastapi import APIRouter, Query
 from meeple.analysis.features import reviewer_of
 from meeple.errors import Code, TableError
 from meeple.store import queries
-from meeple.tables.facade import check_finished
+from meeple.tables.facade import check_finished, standing_actions
 from meeple.web.deps import OptionalUser, ServicesDep
 from meeple.web.routes.tables import find
 from meeple.web.schemas import ERRORS, RecordOut, ReplayStep, ResultOut, ReviewOut
@@ -62,12 +62,14 @@ async def replay_step(
     """The position after ``step`` actions of a finished game, seen from ``seat``."""
     table = await find(services, table_id, user, invite)
     check_finished(table)
-    states = table.snap.states  # every state of the game, kept by the table: no replay here
+    # The game as it stands, kept by the table (no replay here): a takeback's undone moves
+    # are not in it.
+    states = table.snap.played_states
     if step >= len(states):
         raise TableError(Code.INVALID, f"this game has steps 0 to {len(states) - 1}")
     if seat is not None and not 0 <= seat < table.info.seat_count:
         raise TableError(Code.INVALID, f"there is no seat {seat}")
-    actions = [e for e in table.events if e.kind == "action"]
+    actions = standing_actions(table.events)
     action = None
     events: list[Any] = []
     if step > 0:

@@ -85,6 +85,7 @@ export const routes = {
   start: (id) => `/api/tables/${encodeURIComponent(id)}/start`,
   bots: (id) => `/api/tables/${encodeURIComponent(id)}/bots`,
   rematch: (id) => `/api/tables/${encodeURIComponent(id)}/rematch`,
+  takeback: (id) => `/api/tables/${encodeURIComponent(id)}/takeback`,
   review: (id) => `/api/tables/${encodeURIComponent(id)}/review`,
   replay: (id, step, seat) => `/api/tables/${encodeURIComponent(id)}/replay?step=${step}${seat === null ? "" : `&seat=${seat}`}`,
   profile: (name) => `/api/users/${encodeURIComponent(name)}`,

@@ -4,7 +4,7 @@ import { el, t } from "./i18n.js";
 import { avatar } from "./avatar.js";
 import { botName } from "./bot_names.js";
 import { GAMES } from "/js/games.js";
-import { describeTableEvent } from "./table_log.js";
+import { describeTableEvent, standingActions } from "./table_log.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = $("replay").dataset.table;
@@ -14,7 +14,7 @@ let table = null;
 let total = 0;
 let index = 0;
 let ui = null;
-let actions = []; // every action event of the game, for the log (one request for all)
+let actions = []; // every action event of the game as it stands, for the log (one request)
 let review = null; // the game's review, once the server has made it
 
 function seatName(seat) {
@@ -105,7 +105,7 @@ async function load() {
     table = (await api("GET", routes.table(tableId))).table;
     const first = await fetchStep(0);
     total = first.steps;
-    actions = (await api("GET", routes.events(tableId))).filter((event) => event.kind === "action");
+    actions = standingActions(await api("GET", routes.events(tableId))); // none taken back
   } catch (error) {
     // No replay to step through: the error and a way home, none of the empty controls.
     for (const node of $("replay").querySelectorAll(".play-area > :not(h1), .side")) node.hidden = true;

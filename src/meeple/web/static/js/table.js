@@ -10,6 +10,7 @@ import { nameNodes, nameText } from "./names.js";
 import { showTurnCue, playTurnSound } from "./turn_cue.js";
 import { outcome } from "./outcome.js";
 import { offerTutorial } from "./learn_offer.js";
+import { Takebacks } from "./takeback.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("table");
@@ -238,6 +239,7 @@ function chat(event) {
 }
 
 function draw() {
+  takebacks.draw();
   if (info) ensureUi(info.game);
   if (ui && view && view !== drawnView) {
     drawnView = view;
@@ -302,6 +304,7 @@ function handleEvent(event) {
   const free = info?.seats?.[event.seat];
   if (event.kind === "join" && event.data.bot && free && !free.name && !free.bot) free.bot = event.data.bot;
   if (info && event.version > (info.version ?? 0)) info.version = event.version;
+  takebacks.heard(event);
   if (event.kind === "chat") chat(event);
   else log(describeTableEvent(event, seatName, ui));
   if (event.kind === "rematch" && askedRematch) location.href = `/table/${encodeURIComponent(event.data.table_id)}`;
@@ -310,6 +313,7 @@ function handleEvent(event) {
   }
 }
 
+const takebacks = new Takebacks({ tableId, info: () => info, mySeat, seatName, say });
 const connection = new TableConnection(routes.tableSocket(tableId), invite, {
   async snapshot(hello) {
     info = { ...hello.table, invite_url: hello.invite_url };

@@ -24,6 +24,21 @@ export function describeTableEvent(event, seatName, ui) {
     case "rematch": return t("js.log.rematch");
     case "close": return t("js.log.close");
     case "claim": return t("js.log.claim", { name: nameText(event.data.name, false) });
+    case "takeback_ask": return t("js.log.takeback_ask", { name: who });
+    case "takeback_accept": return t("js.log.takeback_accept", { name: who });
+    case "takeback_decline": return t("js.log.takeback_decline", { name: who });
+    case "takeback": return t("js.log.takeback", { name: who });
     default: return null;
   }
+}
+
+/** The action events of the game as it stands: each `takeback` drops the last `count` actions
+ * standing before it (docs/protocol.md). */
+export function standingActions(events) {
+  const standing = [];
+  for (const event of events) {
+    if (event.kind === "action") standing.push(event);
+    else if (event.kind === "takeback") standing.splice(standing.length - event.data.count);
+  }
+  return standing;
 }
