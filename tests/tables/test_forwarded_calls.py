@@ -25,6 +25,7 @@ from meeple.tables.commands import (
     Kick,
     Leave,
     Start,
+    Takeback,
     command_json,
     command_of,
 )
@@ -292,6 +293,7 @@ EVERY_COMMAND: list[Command] = [
     CHAT,
     AskRematch(user_id=1),
     Claim(guest_id=7, user_id=1, name="alice"),
+    Takeback(user_id=1, answer="accept"),
 ]
 
 
