@@ -12,6 +12,7 @@ from server_harness import Client, LiveServer, Socket, brain, make_settings, pla
 
 from meeple.games import get_game
 from meeple.games.base import GameRecord, replay
+from meeple.tables.core.log import Snapshot, advance
 
 SUMMY = get_game("summy")
 
@@ -72,6 +73,7 @@ def test_a_takeback_against_a_bot_restores_the_earlier_position_for_both_seats(
     assert (taken["seat"], taken["data"]) == (0, {"count": 2})
     assert taken["view"] == before_view and taken["to_act"] == [0]
     assert taken["deadlines"] == {"0": server.clock.now() + 60}
+    assert table.runtime.deadlines_from_log() == table.runtime.deadlines  # as a restart reads them
     assert SUMMY.view(table.snap.state, 1) == bot_before  # the bot's seat too
     assert table.snap.state == table.snap.state_at(before_version)
     summary = alice.get(f"/api/tables/{table_id}")["table"]
@@ -88,8 +90,15 @@ def test_a_takeback_against_a_bot_restores_the_earlier_position_for_both_seats(
     assert resent[-1]["view"] == before_view and resent[-1]["kind"] == "takeback"
     again.close()
 
-    # Played on to the end: the record and the replay leave the undone moves out.
+    # Played on to the end: the record and the replay leave the undone moves out, and the log
+    # folded again from the start (as a restart loads it) gives every version's state.
     play_out({0: sock}, "summy")
+    again_folded = Snapshot()
+    for event in table.events:
+        again_folded = advance(SUMMY, table.info.options, table.info.seed, again_folded, event)
+    assert again_folded.played_states == table.snap.played_states
+    every = range(table.snap.version + 1)
+    assert [again_folded.state_at(v) for v in every] == [table.snap.state_at(v) for v in every]
     record = GameRecord.from_json(alice.get(f"/api/tables/{table_id}/record"))
     kept = [(e.seat, e.data["action"]) for e in table.events
             if e.kind == "action" and e.version not in undone]  # fmt: skip
@@ -134,6 +143,41 @@ def test_a_bot_move_chosen_before_a_takeback_is_never_played(tmp_path: Path) -> 
         assert reply is not None
         after = [m for m in sock.messages if m.get("version", 0) > taken["version"]]
         assert [m["seat"] for m in after if m.get("kind") == "action"] == [0, 1]
+    finally:
+        server.stop()
+
+
+def test_a_bot_still_to_act_after_a_takeback_thinks_again_on_the_position_it_leaves(
+    tmp_path: Path,
+) -> None:
+    """Slide's reveal is simultaneous: the bot is still to act after my reveal is taken back.
+    Its move chosen before the takeback is dropped; it thinks again, its visible moment
+    counted from the takeback."""
+    server = start_server(make_settings(tmp_path, bot_min_think_s=5))
+    try:
+        alice = server.client("alice")
+        alice.guest()
+        body = {"game": "slide", "seats": 2, "bots": {"1": "greedy"}}
+        table_id = alice.create_table(**body)["table"]["id"]
+        alice.post(f"/api/tables/{table_id}/start")
+        sock = alice.connect(table_id)
+        sock.recv_until(lambda m: m["type"] == "hello")
+        assert sock.to_act == [0, 1]
+        time.sleep(0.3)  # the bot has chosen its reveal and waits out its moment (5 s)
+        reveal = {"type": "reveal", "cell": [0, 0]}
+        sock.send({"type": "action", "id": "r1", "action": reveal})
+        assert sock.recv_until(lambda m: m.get("id") == "r1")["type"] == "ack"
+        server.advance(3)
+        assert take_back(sock)["type"] == "ack"
+        taken = sock.recv_until(lambda m: m.get("kind") == "takeback")
+        assert taken["data"] == {"count": 1} and taken["to_act"] == [0, 1]
+        time.sleep(0.3)
+        server.advance(2.5)  # past the moment of the move chosen before: it never comes
+        assert not [m for m in sock.drain(wait=0.5) if m.get("kind") == "action"]
+        server.advance(3)  # past the new moment: the bot reveals, once
+        bot = sock.recv_until(lambda m: m.get("kind") == "action" and m["seat"] == 1)
+        assert bot["version"] == taken["version"] + 1
+        assert not [m for m in sock.drain(wait=0.3) if m.get("kind") == "action"]
     finally:
         server.stop()
 
