@@ -28,11 +28,12 @@ PAGES = (
     "/replay/t1",
     "/learn/summy",
     "/learn/slide",
+    "/friends",
 )
 
 KEY_SHAPE = re.compile(
     r"\b(?:nav|home|lobby|create|account|profile|leaderboard|rules|table|replay|"
-    r"site|game|bot|pace|js|engine|learn)\.[a-z_]+(?:\.[a-z_]+)*\b"
+    r"site|game|bot|pace|js|engine|learn|friends)\.[a-z_]+(?:\.[a-z_]+)*\b"
 )
 
 

@@ -90,6 +90,13 @@ def my_games(request: Request) -> HTMLResponse:
     return render(request, "my_games.html", "my-games")
 
 
+@router.get("/friends", response_class=HTMLResponse)
+def friends(request: Request) -> HTMLResponse:
+    """The players one follows: who is online and what they play, a challenge to each
+    (``static/js/friends.js`` over ``/api/me/following``)."""
+    return render(request, "friends.html", "friends")
+
+
 def _email_on(request: Request) -> bool:
     """Whether this server sends email (the pages then offer the email features)."""
     services = getattr(request.app.state, "services", None)

@@ -21,6 +21,7 @@ async function show() {
   const guest = signedIn && user.guest;
   $("account-signout").hidden = !signedIn || guest;
   if ($("account-settings")) $("account-settings").hidden = !signedIn || guest;
+  if ($("nav-friends")) $("nav-friends").hidden = !signedIn || guest; // a guest follows nobody
   $("account-signin").hidden = signedIn && !guest;
   $("account-signup").hidden = signedIn && !guest;
   if (guest) $("account-signup").textContent = t("js.account.create_account");
@@ -32,6 +33,8 @@ async function show() {
     paintAvatar($("me-chip").querySelector(".avatar"), user.name);
   }
   $("account-guest").hidden = signedIn;
+  // Kept on the page too, for a script that loads after the event (names.js: no challenge to oneself).
+  document.body.dataset.me = signedIn ? user.name : "";
   document.dispatchEvent(new CustomEvent("meeple:user", { detail: user }));
 }
 

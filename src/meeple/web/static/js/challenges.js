@@ -77,7 +77,7 @@ function showWait(text, cancellable) {
 }
 
 /** What became of a challenge that is no longer open, in words. */
-function closedText(challenge) {
+export function closedText(challenge) {
   const name = challenge.to.name;
   if (challenge.status === "declined") {
     return t("js.challenge.declined", { name, reason: t(`js.challenge.reason_${challenge.reason || "generic"}`) });

@@ -2,7 +2,7 @@
 import { api, ensurePlayer, routes, showRefusal, wsUrl } from "./api.js";
 import { el, t } from "./i18n.js";
 import { botName } from "./bot_names.js";
-import { nameText } from "./names.js";
+import { challengeButton, nameText } from "./names.js";
 import { challengeBot, onlineBotChosen, startChallenges } from "./challenges.js";
 
 const $ = (id) => document.getElementById(id);
@@ -158,10 +158,19 @@ export function paceText(pace, seconds) {
   return seconds < 120 ? t("pace.realtime_s", { n: seconds }) : t("pace.realtime_min", { n: Math.round(seconds / 60) });
 }
 
+/** A seat in the lobby's list: its player's name (with a challenge button for a person or a
+ * bot account), a built-in bot's, or "free seat". */
+function seatNodes(seats, i) {
+  const seat = seats[i];
+  if (!seat.name) return botName(seats, i) || t("js.lobby.free_seat");
+  const shown = nameText(seat.name, seat.bot_account);
+  return seat.user_id && !seat.bot ? el("span", { class: "seat-name" }, shown, " ", challengeButton(seat.name, seat.bot_account)) : shown;
+}
+
 function drawTables(tables) {
   const rows = tables.map((table) => el("tr", { dataset: { table: table.id } },
     el("td", {}, t("game." + table.game)),
-    el("td", {}, table.seats.map((seat, i) => (seat.name && nameText(seat.name, seat.bot_account)) || botName(table.seats, i) || t("js.lobby.free_seat")).join(", ")),
+    el("td", {}, ...table.seats.flatMap((seat, i) => [i ? ", " : null, seatNodes(table.seats, i)])),
     el("td", {}, paceText(table.pace, table.move_seconds)),
     el("td", {}, table.rated ? t("js.lobby.rated") : t(table.unrated_by_bots ? "js.lobby.unrated_by_bots" : "js.lobby.casual")),
     el("td", {}, el("a", { href: `/table/${encodeURIComponent(table.id)}`,

@@ -36,12 +36,17 @@ function textOf(note) {
     count: data.score,
     name: data.name,
     round: data.round,
+    reason: data.reason,
   });
 }
 
-/** Where a notification leads: its table, else the home page (where challenges are). */
+/** Where a notification leads: its table, else its tournament, the friends list for a friend
+ * online, else the home page (where challenges are). */
 function linkOf(note) {
-  return note.table_id ? `/table/${encodeURIComponent(note.table_id)}` : "/#challenges-in";
+  if (note.kind === "warning") return "/safety"; // a moderator's warning: one's standing
+  if (note.table_id) return `/table/${encodeURIComponent(note.table_id)}`;
+  if (note.data?.tournament) return `/tournaments/${encodeURIComponent(note.data.tournament)}`;
+  return note.kind === "friend_online" ? "/friends" : "/#challenges-in";
 }
 
 function whenText(seconds) {

@@ -1,10 +1,12 @@
-// A player's profile: games played and won per game, the rating chart, recent games.
-import { api, routes } from "./api.js";
+// A player's profile: games played and won per game, the rating chart, recent games; to
+// follow the player and challenge them.
+import { api, currentUser, routes } from "./api.js";
 import { ratingChart } from "./chart.js";
 import { el, t } from "./i18n.js";
 import { avatar } from "./avatar.js";
 import { outcome } from "./outcome.js";
 import { botMark, nameText } from "./names.js";
+import { followButton } from "./follow.js";
 import { ratingText } from "./rating.js";
 import { GAMES } from "/js/games.js";
 
@@ -29,6 +31,7 @@ async function load() {
     return;
   }
   showOwnSpelling(data.user.name);
+  showActions(data.user);
   if (data.user.bot) $("profile").querySelector("h1").append(" ", botMark());
   const ratings = new Map(data.ratings.map((r) => [r.game, r]));
   const finished = data.finished || {};
@@ -85,6 +88,18 @@ function recentLine(table) {
     parts.push(t(`js.profile.status_${table.status}`));
   }
   return el("li", { dataset: { table: table.id } }, link, ...parts.flatMap((part) => [" · ", part]));
+}
+
+/** Follow and Challenge, on someone else's profile (one's own has neither). */
+async function showActions(player) {
+  const me = await currentUser().catch(() => null);
+  if (me && me.id === player.id) return;
+  const challenge = el("button", {
+    type: "button", id: "profile-challenge", class: "primary",
+    onclick: async () => (await import("./challenge_dialog.js")).openChallenge(player.name, player.bot),
+  }, t("js.friends.challenge"));
+  $("profile-actions").replaceChildren(await followButton(player.name, me), challenge);
+  $("profile-actions").hidden = false;
 }
 
 // Names are found by their normal form (/profile/bob is Bob's): show the name and the

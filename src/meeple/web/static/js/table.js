@@ -9,6 +9,7 @@ import { botName } from "./bot_names.js";
 import { nameNodes, nameText } from "./names.js";
 import { showTurnCue, playTurnSound } from "./turn_cue.js";
 import { outcome } from "./outcome.js";
+import { chatLine, setupChatSafety } from "./chat_safety.js";
 import { offerTutorial } from "./learn_offer.js";
 import { Takebacks } from "./takeback.js";
 
@@ -71,7 +72,22 @@ function ensureUi(game) {
   $("rules-link").href = `/rules/${game}`;
   // A game whose board can grow and shrink fills the first screen with it (the rack stays in sight).
   root.classList.toggle("fits", Boolean(GAMES[game].fillsScreen));
-  ui = GAMES[game].createUi($("game"), { send, seatName, say, isBot: (seat) => Boolean(info?.seats?.[seat]?.bot) });
+  ui = GAMES[game].createUi($("game"), {
+    send, seatName, say, isBot: (seat) => Boolean(info?.seats?.[seat]?.bot),
+    hintAllowed, askHint: () => api("POST", routes.hint(tableId)),
+    // A panel of the game's own at the top of the side column (beside the board on a laptop,
+    // under it on a phone): it takes no room from the board.
+    aside: (node) => root.querySelector(".side").prepend(node),
+  });
+}
+
+/** Whether this player may ask for a hint (POST /api/tables/{id}/hint; a game module with a
+ * hint shows its button then): seated at a running table never asked rated, every other seat
+ * a built-in bot. The server decides; this only spares a button it would refuse. */
+function hintAllowed() {
+  const me = mySeat();
+  return Boolean(info && me !== null && info.status === "playing" && !info.rated && !info.unrated_by_bots
+    && info.seats.every((seat, index) => index === me || seat.bot));
 }
 
 function formatClock(seconds) {
@@ -103,7 +119,8 @@ function drawPlayers() {
     return el("li", { class: [acting ? "to-act" : "", mySeat() === index ? "me" : "", away ? "away" : ""].join(" ").trim(), dataset: { seat: index } },
       seat.name || seat.bot ? avatar(plainSeatName(index), { bot: Boolean(seat.bot) })
         : el("span", { class: "avatar empty", "aria-hidden": "true" }),
-      el("span", { class: "line" }, el("span", { class: "name" }, ...nameNodes(plainSeatName(index), seat.bot_account)),
+      el("span", { class: "line" }, el("span", { class: "name" }, ...nameNodes(plainSeatName(index), seat.bot_account,
+        seat.user_id && !seat.bot ? seat.name : null)),
         mySeat() === index ? el("span", { class: "muted" }, ` (${t("js.table.you")})`) : null),
       el("span", { class: "line" }, ...parts),
       acting ? el("span", { class: "sr" }, ` ${t("js.table.to_play")}`) : null);
@@ -234,7 +251,12 @@ function log(text) {
 }
 
 function chat(event) {
-  $("chat").append(el("li", {}, el("strong", {}, `${event.data.name}: `), event.data.text));
+  // A spectators' line reaches the players only once the game is over (its text held back).
+  if (typeof event.data.text !== "string") return;
+  const watching = event.data.room === "spectators";
+  const who = watching ? t("js.chat.spectator", { name: event.data.name }) : event.data.name;
+  // As text, never a link; its menu reports the line, hides or blocks its writer (chat_safety.js).
+  $("chat").append(chatLine(event, who, watching ? "spectator-line" : null));
   $("chat").scrollTop = $("chat").scrollHeight;
 }
 
@@ -372,6 +394,7 @@ const connection = new TableConnection(routes.tableSocket(tableId), invite, {
   },
 });
 window.meeple = { connection, view: () => view };
+setupChatSafety({ tableId, invite, seats: () => info?.seats ?? [], user: () => user });
 
 $("chat-form").addEventListener("submit", async (event) => {
   event.preventDefault();
