@@ -1,13 +1,16 @@
 // The Summy table: the board, the hand rack, staging (drag and drop, clicks, keys), checks, discard, pass.
 import { el, t, translateRefusal } from "../../i18n.js";
 import { createBoard, face, key, parseKey, tileName } from "./board.js";
-import { makeDraggable } from "../../drag.js";
+import { tileDragging } from "./drag_tiles.js";
 import { describeSummy, showParams } from "./lines.js";
 import { rovingRack } from "./rack_keys.js";
+import { createTracker } from "./tracker.js";
+import { hintButton } from "./hint.js";
 
 const isOperator = (tile) => !"0123456789".includes(tile);
 
-/** Build the Summy UI in `root`; `ctx` gives send(action), seatName(seat), say(text, kind). */
+/** Build the Summy UI in `root`; `ctx` gives send(action), seatName(seat), say(text, kind), and at
+ * a table aside(node) (the tracker's place), hintAllowed() and askHint() (hint.js). */
 export function createSummy(root, ctx) {
   let view = null;
   let staged = new Map(); // "row,col" -> rack index
@@ -55,6 +58,12 @@ export function createSummy(root, ctx) {
   const tableNote = el("p", { class: "felt-note", role: "status" });
   const feltHead = el("div", { class: "felt-head" }, tableNote, ctx.puzzle || ctx.replay ? null : stock);
   const playing = !ctx.replay && !ctx.puzzle;
+  // At a table: the unseen tiles in the side column (no room taken from the board), and a Hint
+  // button where hints are given.
+  const tracker = playing && ctx.aside ? createTracker() : null;
+  if (tracker) ctx.aside(tracker.node);
+  const hint = playing && ctx.askHint ? hintButton(ctx, { myTurn: () => myTurn(), stage: stageHint, pickDiscard: pickHint }) : null;
+  if (hint) buttons.confirm.after(hint.button); // on a phone's first row, beside the play button
   // A replay shows the game, not how to play it: no placing help, no buttons.
   root.replaceChildren(...[feltHead, viewport, ctx.replay ? null : help, cursorNews, rack, ctx.replay ? null : controls].filter(Boolean));
   // Ctrl+Enter (or ⌘+Enter) plays from the board or the rack: no Tab walk to the button.
@@ -137,39 +146,8 @@ export function createSummy(root, ctx) {
     else moveStaged(selected.key, k);
   }
 
-  /** A tile let go at a point of the screen: on a cell it is staged there, on the rack it goes back. */
-  function dropAt(x, y, payload) {
-    const at = board.cellAt(x, y);
-    if (at) {
-      const k = key(...at);
-      if (payload.startsWith("rack:")) stage(k, Number(payload.slice(5)));
-      else if (payload.startsWith("cell:") && payload.slice(5) !== k) moveStaged(payload.slice(5), k);
-      return;
-    }
-    const box = rack.getBoundingClientRect();
-    const onRack = x >= box.left && x <= box.right && y >= box.top && y <= box.bottom;
-    if (onRack && payload.startsWith("cell:")) unstage(payload.slice(5));
-  }
-
-  let lit = null;
-  function lightUnder(x, y) {
-    const at = board.cellAt(x, y);
-    const node = at ? board.nodeAt(...at) : null;
-    if (node === lit) return;
-    lit?.classList.remove("drop-here");
-    lit = node;
-    lit?.classList.add("drop-here");
-  }
-
-  /** Drag `node` (a rack tile or a staged one) with a mouse or a finger. */
-  function draggable(node, payload) {
-    makeDraggable(node, {
-      move: lightUnder,
-      drop: (x, y) => dropAt(x, y, payload),
-      end: () => { lit?.classList.remove("drop-here"); lit = null; },
-    });
-    return node;
-  }
+  // Tiles dragged from the rack onto the felt, between cells and back (drag_tiles.js).
+  const draggable = tileDragging(board, rack, { stage, moveStaged, unstage });
 
   function keyTile(row, col, char) {
     const used = stagedIndexes();
@@ -261,6 +239,28 @@ export function createSummy(root, ctx) {
   function sayIdle() {
     if (!isStuck()) { ctx.say("", ""); return; }
     ctx.say(t((view.stock ?? 0) > 0 ? "js.summy.stuck_discard" : "js.summy.stuck_pass"), "help");
+  }
+
+  /** The rack indexes of these tiles (a multiset): a hint's, as if picked by hand. */
+  const indexesOf = (tiles) => tiles.reduce((found, tile) => [...found, hand().findIndex((have, i) => have === tile && !found.includes(i))], []);
+
+  /** A hint's placement, staged from the rack as if placed by hand; `known`: its verdict. */
+  function stageHint(dir, tiles, known) {
+    if (!myTurn()) return;
+    if (discardMode) toggleDiscard();
+    const indexes = indexesOf(tiles.map((placed) => placed.tile));
+    staged = new Map(tiles.map(({ row, col }, n) => [key(row, col), indexes[n]]));
+    [singleDir, selected, verdict] = [dir, null, known];
+    redraw();
+    board.centreOn(tiles.map(({ row, col }) => [row, col]));
+  }
+
+  /** A hint's discard: discard mode with these tiles picked, ready to confirm. */
+  function pickHint(tiles) {
+    if (!myTurn()) return;
+    if (!discardMode) toggleDiscard();
+    discardPicks = new Set(indexesOf(tiles));
+    redraw();
   }
 
   function confirmPlace() {
@@ -392,6 +392,7 @@ export function createSummy(root, ctx) {
     stock.textContent = t("js.summy.stock", { n: view.stock ?? 0 });
     const spectator = view.seat === null || view.seat === undefined;
     for (const button of Object.values(buttons)) if (spectator) button.hidden = true;
+    hint?.redraw();
   }
 
   /** The last turn, said on the felt: who placed what for how much, who passed or swapped tiles. */
@@ -431,6 +432,7 @@ export function createSummy(root, ctx) {
       if (moveKey !== lastMoveKey || !before) board.centreOn(lastCells());
       lastMoveKey = moveKey;
       showTableNote(next.last_move);
+      tracker?.update(next);
       lookForPlacements();
     },
     /** Centre the felt on the whole table (a puzzle: no last move to look at). */
