@@ -564,7 +564,8 @@ class KeepAlive:
         elif status < 200 or 300 <= status < 400:
             self.report.fail(label, f"status {status}, not a 2xx or 4xx", shown)
         parsed: Any = None
-        if status < 500 and (status != 204 or data):
+        plain = 200 <= status < 300 and is_text(response)  # a documented text answer
+        if status < 500 and (status != 204 or data) and not plain:
             try:
                 parsed = strict_loads(data)
             except NotStrictJson:
@@ -600,6 +601,11 @@ class KeepAlive:
             return
         if status != 200:
             self.report.fail(label, f"next request on the connection answered {status}", shown)
+
+
+def is_text(response: http.client.HTTPResponse) -> bool:
+    """Whether ``response`` is plain text (a game's moves as a file to save), not JSON."""
+    return (response.getheader("content-type") or "").startswith("text/plain")
 
 
 def is_stream(response: http.client.HTTPResponse) -> bool:
