@@ -70,7 +70,7 @@ class WarningOut(BaseModel):
     reason: str
 
 
-class StandingOut(BaseModel):
+class MyStandingOut(BaseModel):
     """What you need to know of your own standing."""
 
     moderator: bool = Field(description="you moderate: the queue is at /mod")

@@ -14,7 +14,7 @@ from meeple.errors import Code
 from meeple.store import blocks as block_store
 from meeple.store import moderation as store
 from meeple.web.deps import CurrentUser, ServicesDep, client_address
-from meeple.web.moderation_schemas import BlockIn, BlockOut, ReportIn, ReportOut, StandingOut
+from meeple.web.moderation_schemas import BlockIn, BlockOut, MyStandingOut, ReportIn, ReportOut
 from meeple.web.routes.tables import find
 from meeple.web.routes.users import user_named
 from meeple.web.schemas import ERRORS
@@ -78,7 +78,7 @@ async def unblock(name: str, services: ServicesDep, user: CurrentUser) -> Respon
     return Response(status_code=204)
 
 
-@router.get("/standing", response_model=StandingOut)
+@router.get("/standing", response_model=MyStandingOut)
 async def standing(services: ServicesDep, user: CurrentUser) -> Any:
     """Your standing: a mute in force (until when, why), the warnings of the last 30 days,
     and whether you moderate (the pages' banner and header read it)."""
