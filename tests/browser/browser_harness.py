@@ -42,7 +42,7 @@ NewPage = Callable[..., Page]
 
 KEY_SHAPE = re.compile(
     r"\b(?:nav|home|lobby|create|account|profile|leaderboard|rules|table|replay|tournament|"
-    r"site|game|bot|pace|js|engine)\.[a-z_]+(?:\.[a-z_]+)*\b"
+    r"site|game|bot|pace|js|engine|mod|safety)\.[a-z_]+(?:\.[a-z_]+)*\b"
 )
 """What a catalog key looks like: one showing on a page is an untranslated text."""
 

@@ -217,10 +217,15 @@ def test_a_warning_is_a_notification_and_a_dismissal_closes_one_report(server: L
     assert warning["reason"] == "warn for the test"
     assert act(bob, "carol", "warn", 404)["code"] == "no_path"  # a player is no moderator
     role(server, "dee", "moderator")
-    assert act(mod, "dee", "mute", 403, minutes=5)["code"] == "staff_target"
-    assert act(dee, "mod", "close", 403)["code"] == "staff_target"
+    role(server, "bob", "moderator")
+    assert act(dee, "mod", "close", 403)["code"] == "staff_target"  # nobody acts on an admin
+    assert act(dee, "bob", "mute", 403, minutes=5)["code"] == "staff_target"  # a peer
+    assert act(mod, "dee", "warn")["entry"]["target"] == "dee"  # an admin on a moderator
+    # A report of a moderator is still dismissed by another.
+    reported = carol.post("/api/reports", {"name": "bob", "reason": "abuse"}, 201)["id"]
+    assert act(dee, "bob", "dismiss", report_id=reported)["closed_reports"] == 1
     actions = [e["action"] for e in mod.get("/api/mod/log")["entries"]]
-    assert actions == ["role", "warn", "dismiss", "role"]
+    assert actions == ["dismiss", "warn", "role", "role", "warn", "dismiss", "role"]
 
 
 def test_a_closed_account_is_signed_out_and_told_why_at_sign_in(server: LiveServer) -> None:
@@ -250,3 +255,20 @@ def test_a_session_keeps_its_address_only_as_a_keyed_hash(server: LiveServer) ->
     assert row.address_hash is not None and len(row.address_hash) == 64
     assert "127.0.0.1" not in row.address_hash
     assert row.address_hash == server.services.moderation.address_hash("127.0.0.1")
+
+
+def test_the_moderation_pages_keep_the_sites_policy(server: LiveServer) -> None:
+    """The pages of this feature (outside the pages router the cross-site test walks) send the
+    security headers and hold no inline script or style."""
+    from test_cross_site import ScriptFinder, assert_security_headers, csp
+
+    [mod] = people(server, "mod")
+    role(server, "mod", "moderator")
+    for path in ("/mod", "/mod/log", "/safety"):
+        response = mod.http.get(path)
+        assert response.status_code == 200, path
+        assert_security_headers(response)
+        assert csp(response)["script-src"] == "'self'", path
+        finder = ScriptFinder()
+        finder.feed(response.text)
+        assert finder.inline == [], path

@@ -120,9 +120,13 @@ class Moderation:
         minutes: int | None = None,
         report_id: int | None = None,
     ) -> Done:
-        """Do ``action`` to ``target``, logged; 403 ``staff_target`` for a moderator or admin
-        (an admin changes their role first); a warning is also a notification."""
-        if target.role in store.STAFF:
+        """Do ``action`` to ``target``, logged; a warning is also a notification. 403
+        ``staff_target`` but to dismiss a report: nobody acts on an admin, only an admin on a
+        moderator (an admin makes one a player first with ``meeple role``)."""
+        outranked = target.role == "admin" or (
+            target.role in store.STAFF and moderator.role != "admin"
+        )
+        if outranked and action != "dismiss":
             raise Code.STAFF_TARGET.error()
         if action == "dismiss" and report_id is None:
             raise Code.INVALID.error("report_id: dismiss names the report")

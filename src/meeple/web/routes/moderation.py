@@ -54,7 +54,8 @@ async def act(body: ActionIn, services: ServicesDep, moderator: Staff) -> Any:
     opponents' ratings restored, off the leaderboards), ``close`` (signed out everywhere,
     tokens revoked, sign-in refused with ``account_closed``), ``dismiss`` (the report named
     closes). Any action but dismiss closes every open report of the player. 403
-    ``staff_target`` on a moderator or an admin; 404 ``no_player``; 422 ``invalid``."""
+    ``staff_target`` on an admin, or on a moderator but by an admin (a dismissal excepted);
+    404 ``no_player``; 422 ``invalid``."""
     target = await user_named(services, body.target)
     done = await services.moderation.act(
         moderator, target, body.action, body.reason, body.minutes, body.report_id

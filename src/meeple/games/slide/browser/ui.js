@@ -215,7 +215,7 @@ export function createSlide(root, ctx) {
     /** Whether the viewer must act now (for the tab title and the sound). */
     myTurn() { return view !== null && (myTurnToPick() || myTurnToTake()); },
     /** The last action was refused: let the player act again. */
-    refused() { pending = false; draw(); },
+    refused() { pending = false; if (view) draw(); }, // a refusal before the deal: no board yet
     /** A one-line description of an event for the game log. */
     describe(event) { return describeSlide(event, ctx.seatName); },
   };

@@ -36,15 +36,22 @@ export function waitText(seconds) {
   return new Intl.NumberFormat(lang, { style: "unit", unit, unitDisplay: "long" }).format(value);
 }
 
+/** A moment (seconds since the epoch) in the page's language and the reader's time zone. */
+export function momentText(seconds) {
+  return new Date(seconds * 1000).toLocaleString(lang, { dateStyle: "medium", timeStyle: "short" });
+}
+
 /**
  * A refusal (or a result's reason) in the page's language, by its code: the catalog's
  * `engine.<code>` text with the params filled in; the English when the code is unknown
  * or the text names a field the params lack. A refusal that gives its wait in `seconds`
- * also fills `{wait}` (see waitText).
+ * also fills `{wait}` (see waitText), one that gives a moment in `until` fills `{when}` in
+ * local time (see momentText).
  */
 export function translateRefusal(code, params, english) {
   const values = { ...(params || {}) };
   if (values.seconds !== undefined && values.wait === undefined) values.wait = waitText(values.seconds);
+  if (typeof values.until === "number") values.when = momentText(values.until); // local time
   const text = code ? textOf(messages[`engine.${code}`], values) : null;
   if (!text) return english;
   const filled = fill(text, values);
