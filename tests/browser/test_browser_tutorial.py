@@ -323,3 +323,20 @@ def test_a_player_with_a_finished_game_is_not_offered_it(new_page: NewPage) -> N
     page.wait_for_timeout(300)
     expect(page.locator("#learn-offer")).to_be_hidden()
     assert page.evaluate("localStorage.getItem('meeple.learn.summy')") is None
+
+
+def test_the_hint_in_the_summy_tutorial_places_the_lessons_move(new_page: NewPage) -> None:
+    """Step 2 asks for an = of one's own; the Hint stages a move that does it (the engine's
+    best where that is the lesson, else the step's own), and playing it completes the step."""
+    page = new_page("en-GB", LAPTOP)
+    page.goto("/learn/summy")
+    expect(page.locator("#learn-progress")).to_have_text("Step 1 of 5")
+    page.locator("#learn-steps li").nth(1).get_by_role("button").click()
+    expect(page.locator("#learn-progress")).to_have_text("Step 2 of 5")
+    page.get_by_role("button", name="Hint", exact=True).click()
+    expect(page.locator("#message")).to_contain_text("Hint: ")
+    expect(page.locator("#message")).to_contain_text("The tiles are placed")
+    page.get_by_role("button", name="Play this equation").click()
+    expect(page.locator("#learn-done")).to_be_visible()  # the step is done
+    expect(page.locator("#learn-step-title")).to_have_text("The = rule")
+    assert violations(page, "learn summy, hint") == []

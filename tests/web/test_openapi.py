@@ -24,6 +24,7 @@ EXPECTED = {
     ("post", "/api/games/{game}/preview"),
     ("get", "/api/tutorials/{game}"),
     ("post", "/api/tutorials/{game}/{step}"),
+    ("post", "/api/tutorials/{game}/{step}/hint"),
     ("post", "/api/auth/guest"),
     ("get", "/api/auth/me"),
     ("get", "/api/tables"),

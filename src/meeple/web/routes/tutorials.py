@@ -9,14 +9,19 @@ game, so checking a move is a pure function of the game, the step and the move.
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
 
-from meeple.analysis.features import no_feature
+from meeple.analysis.features import hint_for, hinter_of, no_feature
 from meeple.errors import Code
 from meeple.games.base import Refusal
 from meeple.games.kit.tutorial import Tutorial, tutorial_of
 from meeple.i18n import catalog
 from meeple.i18n.messages import translate
+from meeple.web.deps import ServicesDep, client_address
+from meeple.web.errors import busy_answer
 from meeple.web.pages.render import request_language
+from meeple.web.routes.analysis import ANALYSIS_SECONDS, TURN_BASED
+from meeple.web.routes.hints import HintOut
 from meeple.web.schemas import ERRORS
 from meeple.web.tutorial_schemas import (
     TutorialMoveIn,
@@ -87,3 +92,40 @@ def check(game: str, step: int, body: TutorialMoveIn, request: Request) -> Tutor
         )
     seat = tutorial.steps[step].seat
     return TutorialVerdictOut(ok=True, view=dict(tutorial.game.view(after, seat)), events=effects)
+
+
+@router.post(
+    "/{game}/{step}/hint",
+    response_model=HintOut,
+    responses={404: {"description": "no such game, no tutorial or hint, or no such step"}},
+)
+async def step_hint(
+    game: str, step: int, request: Request, services: ServicesDep
+) -> HintOut | JSONResponse:
+    """A hint at step ``step``: the game's hint for its position (the analysis engine's best
+    move, as at a table) when that move does what the step asks; else the step's own
+    move (``details``: ``{"kind": "lesson", "effects": [its public effects]}``), so a hint
+    never leads away from the lesson. Rate limited with the analysis board; open to anyone."""
+    tutorial = _tutorial(game)
+    if hinter_of(game) is None:
+        raise no_feature(game[:20], "hint", "hint")
+    if not 0 <= step < len(tutorial.steps):
+        raise Code.NO_PATH.error(f"the tutorial of {game!r} has no step {step}")
+    await services.limits.hit("analysis", client_address(request))
+    lesson = tutorial.steps[step]
+    view = dict(tutorial.game.view(lesson.state, lesson.seat))
+    try:
+        work = services.bots.run_until(ANALYSIS_SECONDS, hint_for, game, view, rank=TURN_BASED)
+        answer = await work
+    except TimeoutError:
+        return busy_answer("the server is too busy to find a hint now; try again")
+    try:
+        tutorial.attempt(step, answer["action"])
+    except Refusal:
+        _after, effects = tutorial.attempt(step, lesson.example)
+        answer = {
+            "action": lesson.example,
+            "text": "the move this step teaches",
+            "details": {"kind": "lesson", "effects": effects},
+        }
+    return HintOut.model_validate(answer)

@@ -1,5 +1,6 @@
 // The Hint button: asks the server for the analysis engine's best move (POST
-// /api/tables/{id}/hint, only in unrated games against built-in bots) and shows it: a
+// /api/tables/{id}/hint, only in unrated games against built-in bots; in a tutorial, POST
+// /api/tutorials/{game}/{step}/hint, the step's own move where that is not it) and shows it: a
 // placement staged on the board ready to play, a discard's tiles picked, or the pass, in words.
 import { el, t } from "../../i18n.js";
 import { face } from "./board.js";
@@ -31,7 +32,11 @@ export function hintButton(ctx, ui) {
   }
 
   function show(answer) {
-    const { action, details } = answer;
+    const { action } = answer;
+    // A tutorial's hint may be the step's own move, its facts in the move's effects.
+    const details = answer.details.kind === "lesson"
+      ? (answer.details.effects || []).find((effect) => effect.type === "place") || {}
+      : answer.details;
     if (action.type === "place") {
       const verdict = { legal: true, score: details.score, text: details.equation };
       ui.stage(action.dir, action.tiles, verdict);

@@ -108,7 +108,12 @@ async function start() {
   }
   // A game whose board grows and shrinks fills the first screen with it, as at a table.
   root.classList.toggle("fits", Boolean(module.fillsScreen));
-  ui = module.createUi($("game"), { send, seatName, say });
+  ui = module.createUi($("game"), {
+    send, seatName, say,
+    // The game's hint for the step (the lesson's own move where the engine's best is not it).
+    hintAllowed: () => true,
+    askHint: () => api("POST", `${base}/${at}/hint`),
+  });
   show(0);
 }
 
