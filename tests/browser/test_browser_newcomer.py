@@ -141,14 +141,17 @@ def test_an_anonymous_visitor_on_an_invite_page_says_a_line_and_it_is_posted(
     box.press("Enter")
     expect(visitor.locator("#account-name")).to_contain_text("guest-")
     name = visitor.locator("#account-name").inner_text().strip()
-    expect(visitor.locator("#chat li")).to_have_text([f"{name}: bonjour !"])
+    # What a line says (its menu, to report or block, follows it in the line).
+    expect(visitor.locator("#chat li .chat-said")).to_have_text([f"{name}: bonjour !"])
     expect(box).to_have_value("")
     expect(visitor.locator("#message")).to_have_text("")
     # The host sees it live, and the visitor's next line goes over their own socket.
-    expect(host.locator("#chat li")).to_have_text([f"{name}: bonjour !"])
+    expect(host.locator("#chat li .chat-said")).to_have_text([f"{name}: bonjour !"])
     box.fill("on joue ?")
     box.press("Enter")
-    expect(host.locator("#chat li")).to_have_text([f"{name}: bonjour !", f"{name}: on joue ?"])
+    expect(host.locator("#chat li .chat-said")).to_have_text(
+        [f"{name}: bonjour !", f"{name}: on joue ?"]
+    )
 
 
 def test_a_guest_who_signs_in_to_their_account_keeps_the_game_they_played(

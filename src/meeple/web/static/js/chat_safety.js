@@ -5,6 +5,7 @@
 import { api } from "./api.js";
 import { el, t } from "./i18n.js";
 import { openReport } from "./report_dialog.js";
+import { onUser } from "./signed_in.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -91,8 +92,9 @@ export function chatLine(event, shown = null, className = null) {
   const name = String(event.data.name ?? "");
   const me = reader();
   const own = Boolean(me && me.name === name);
+  const said = el("span", { class: "chat-said" }, el("strong", {}, `${shown ?? name}: `), String(event.data.text ?? ""));
   const line = el("li", { class: className, dataset: { name, version: event.version } },
-    el("strong", {}, `${shown ?? name}: `), String(event.data.text ?? ""), own || !name ? null : lineMenu(event));
+    said, own || !name ? null : lineMenu(event));
   line.hidden = blocked.has(name) || hidden.has(name);
   if (blocked.has(name)) queueMicrotask(refilter); // the count of lines not shown
   return line;
@@ -119,8 +121,8 @@ export function setupChatSafety(given) {
   t("js.safety.report_player"));
   form.before(note);
   form.after(el("p", { class: "chat-report" }, report));
-  document.addEventListener("meeple:user", async (event) => {
-    signedIn = event.detail;
+  onUser(async (user) => {
+    signedIn = user;
     report.hidden = !signedIn;
     if (!signedIn) return;
     try {

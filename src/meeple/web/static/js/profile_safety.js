@@ -3,6 +3,7 @@
 import { api } from "./api.js";
 import { el, t } from "./i18n.js";
 import { openReport } from "./report_dialog.js";
+import { onUser } from "./signed_in.js";
 
 const $ = (id) => document.getElementById(id);
 const box = $("profile-safety");
@@ -26,8 +27,7 @@ function show(name, blocked) {
   box.hidden = false;
 }
 
-document.addEventListener("meeple:user", async (event) => {
-  const user = event.detail;
+onUser(async (user) => {
   const name = $("profile")?.dataset.name;
   if (!box || !user || !name || user.name.toLowerCase() === name.toLowerCase()) return;
   let blocks = [];

@@ -2,6 +2,7 @@
 // why, the warnings of the last 30 days) and the players they blocked, to unblock or add.
 import { api } from "./api.js";
 import { el, momentText, t } from "./i18n.js";
+import { onUser } from "./signed_in.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -52,8 +53,7 @@ $("safety-block-form").addEventListener("submit", async (event) => {
   } catch (error) { say(error.message, false); }
 });
 
-document.addEventListener("meeple:user", async (event) => {
-  const user = event.detail;
+onUser(async (user) => {
   $("safety-signin").hidden = Boolean(user);
   $("safety-body").hidden = !user;
   if (!user) return;

@@ -2,6 +2,7 @@
 // page until when and why (GET /api/standing), and a moderator's header links the queue.
 import { api } from "./api.js";
 import { el, momentText, t } from "./i18n.js";
+import { onUser } from "./signed_in.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -25,4 +26,4 @@ async function show(user) {
     el("a", { href: "/safety" }, t("js.standing.more")));
 }
 
-document.addEventListener("meeple:user", (event) => show(event.detail));
+onUser(show);
