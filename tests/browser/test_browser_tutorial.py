@@ -340,3 +340,30 @@ def test_the_hint_in_the_summy_tutorial_places_the_lessons_move(new_page: NewPag
     expect(page.locator("#learn-done")).to_be_visible()  # the step is done
     expect(page.locator("#learn-step-title")).to_have_text("The = rule")
     assert violations(page, "learn summy, hint") == []
+
+
+def test_a_tap_lands_on_its_cell_after_the_browser_scrolled_the_felt(new_page: NewPage) -> None:
+    """The felt hides its overflow, yet the browser scrolls it to bring a thing into view (a
+    focused tile, scrollIntoView). Such a scroll moves the board as a pan: the tapped cell is
+    the one under the finger, not one a row off (a 6 meant for (4,-1) once went nowhere)."""
+    page = new_page("en-GB", PHONE, has_touch=True, is_mobile=True)
+    page.goto("/learn/summy")
+    expect(page.locator(".rack button")).to_have_count(8)
+    viewport = page.locator(".summy-viewport")
+    plane = page.locator(".summy-plane")
+    before = plane.bounding_box()
+    page.locator('.summy-plane [data-cell="4,4"]').evaluate("(cell) => cell.scrollIntoView()")
+    assert viewport.evaluate("(v) => [v.scrollLeft, v.scrollTop]") == [0, 0]
+    after = plane.bounding_box()
+    assert (
+        before is not None
+        and after is not None
+        and (after["x"], after["y"])
+        != (
+            before["x"],
+            before["y"],
+        )
+    )  # the board moved, as a pan
+    page.locator('.rack button[data-tile="2"]').first.tap()
+    page.locator('.summy-plane [data-cell="3,3"]').tap()
+    expect(page.locator('.summy-plane [data-cell="3,3"] button.staged')).to_have_text("2")

@@ -99,6 +99,19 @@ export function createBoard(viewport, handlers) {
     apply();
   }
 
+  // The felt is overflow: hidden, yet the browser still scrolls it to bring something into
+  // view (a focused tile, scrollIntoView): the cells would then sit off the grid lines and off
+  // the points cellAt reads. Such a scroll becomes a pan, the same move the player sees.
+  viewport.addEventListener("scroll", () => {
+    if (!viewport.scrollLeft && !viewport.scrollTop) return;
+    pan.x -= viewport.scrollLeft;
+    pan.y -= viewport.scrollTop;
+    viewport.scrollLeft = 0;
+    viewport.scrollTop = 0;
+    plane.style.transform = `translate(${pan.x}px, ${pan.y}px) scale(${zoom})`;
+    apply();
+  });
+
   viewport.addEventListener("wheel", (event) => {
     event.preventDefault();
     const box = viewport.getBoundingClientRect();
