@@ -77,8 +77,16 @@ function ensureUi(game) {
     hintAllowed, askHint: () => api("POST", routes.hint(tableId)),
     // A panel of the game's own at the top of the side column (beside the board on a laptop,
     // under it on a phone): it takes no room from the board.
-    aside: (node) => root.querySelector(".side").prepend(node),
+    aside: (node) => besideOffer(root.querySelector(".side"), node),
   });
+}
+
+/** A game's side panel (Summy's tracker) at the top of the side column, under the first
+ * game's tutorial offer when there is one (the offer, once, comes first). */
+function besideOffer(side, node) {
+  const offer = $("learn-offer");
+  if (offer && offer.parentNode === side) offer.after(node);
+  else side.prepend(node);
 }
 
 /** Whether this player may ask for a hint (POST /api/tables/{id}/hint; a game module with a
