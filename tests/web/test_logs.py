@@ -171,14 +171,17 @@ def test_a_request_id_follows_the_table_work_it_caused(server: LiveServer) -> No
 
 
 def test_each_request_and_socket_gets_an_id_a_bad_one_is_replaced(server: LiveServer) -> None:
-    made = httpx.get(f"{server.url}/api/health").headers["X-Request-ID"]
+    # A generous read timeout: the first 404 renders a page (templates compiled on first use),
+    # which on a loaded CI machine once took over httpx's default 5 s.
+    client = httpx.Client(timeout=30)
+    made = client.get(f"{server.url}/api/health").headers["X-Request-ID"]
     assert re.fullmatch(r"[0-9a-f]{32}", made)
-    again = httpx.get(f"{server.url}/api/health").headers["X-Request-ID"]
+    again = client.get(f"{server.url}/api/health").headers["X-Request-ID"]
     assert again != made
     for bad in ("two words", "x" * 65, b"id\xe9", "-leading-dash", "a/b"):
-        answer = httpx.get(f"{server.url}/api/health", headers={"X-Request-ID": bad})
+        answer = client.get(f"{server.url}/api/health", headers={"X-Request-ID": bad})
         assert re.fullmatch(r"[0-9a-f]{32}", answer.headers["X-Request-ID"]), bad
-    kept = httpx.get(f"{server.url}/nowhere", headers={"X-Request-ID": "proxy-7f3a:1"})
+    kept = client.get(f"{server.url}/nowhere", headers={"X-Request-ID": "proxy-7f3a:1"})
     assert kept.status_code == 404 and kept.headers["X-Request-ID"] == "proxy-7f3a:1"
     with connect(f"{server.ws_url}/ws/lobby", additional_headers={"X-Request-ID": "sock-1"}) as ws:
         assert ws.response is not None and ws.response.headers["X-Request-ID"] == "sock-1"
