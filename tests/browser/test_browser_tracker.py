@@ -207,6 +207,9 @@ def test_the_tracker_on_a_phone_in_italian(new_page: NewPage) -> None:
     check_tracker(page, view, "it")
     no_sideways_scroll(page)
     tracker.scroll_into_view_if_needed()
+    # Nothing hidden, nobody blocked: the chat's filter line is not there (it once read "null").
+    expect(page.locator("#chat-filtered")).to_be_hidden()
+    expect(page.locator("#chat-filtered")).to_have_text("")
     shot(page, "summy-tracker-phone")
     assert violations(page, "table with the tracker open, phone") == []
     assert untranslated(page) == []

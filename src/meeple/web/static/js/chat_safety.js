@@ -37,11 +37,12 @@ function refilter() {
   const note = $("chat-filtered");
   if (!note) return;
   const shown = [...hidden].filter((name) => !blocked.has(name));
+  // replaceChildren writes a null as the text "null": only nodes go in.
   note.replaceChildren(
     ...shown.map((name) => el("button", { type: "button", class: "small link", onclick: () => setHidden(name, false) },
       t("js.safety.show_lines", { name }))),
-    blockedLines ? el("span", { class: "hint" }, t("js.safety.blocked_lines", { count: blockedLines }), " ",
-      el("a", { href: "/safety" }, t("js.safety.manage_blocks"))) : null);
+    ...(blockedLines ? [el("span", { class: "hint" }, t("js.safety.blocked_lines", { count: blockedLines }), " ",
+      el("a", { href: "/safety" }, t("js.safety.manage_blocks")))] : []));
   note.hidden = !note.childNodes.length;
 }
 
