@@ -23,19 +23,27 @@ from server_harness import (
 
 from meeple.tables.commands import Act, Command
 
+LEASE_S = 10.0
+
 
 @pytest.fixture
 def east_with_address_and_west_without(
     tmp_path: Path, pg_url: str
 ) -> Iterator[tuple[LiveServer, LiveServer]]:
-    """Two servers sharing PostgreSQL and Redis: east has a ``public_url``, west has none."""
+    """Two servers sharing PostgreSQL and Redis: east has a ``public_url``, west has none.
+    Leases of 10 s: no take-over is tested here, and on a loaded machine a 2 s lease once
+    went unrenewed, so the table changed owner under the test."""
     redis_url = require_redis()
     port = free_port()
     east_settings = make_settings(
-        tmp_path / "a", pg_url, redis=redis_url, public_url=f"http://127.0.0.1:{port}/"
+        tmp_path / "a",
+        pg_url,
+        redis=redis_url,
+        public_url=f"http://127.0.0.1:{port}/",
+        lease_s=LEASE_S,
     )
     east = start_server(east_settings, port=port)
-    west = start_server(make_settings(tmp_path / "b", pg_url, redis=redis_url))
+    west = start_server(make_settings(tmp_path / "b", pg_url, redis=redis_url, lease_s=LEASE_S))
     try:
         yield east, west
     finally:
