@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import json
+import random
+
+import pytest
 
 from meeple.errors import Code
+from meeple.games import get_game
+from meeple.tables.core.log import SPECTATORS_ROOM, LogEvent, apply_action
 from meeple.web.server_messages import (
     TABLE_MESSAGE,
     Ack,
     Event,
     Resume,
     error_message,
+    event_text,
     message_text,
 )
 
@@ -51,3 +57,35 @@ def test_text_pydantic_refuses_to_write_is_still_sent_as_escapes() -> None:
     assert text.startswith('{"type":"event","version":3,"kind":"chat","seat":null,"data":')
     assert text.encode("utf-8")  # valid UTF-8 whatever the client sent
     assert json.loads(text)["data"] == {"text": "\ud800é", "n": 10**30, "grid": {"3": None}}
+
+
+@pytest.mark.parametrize("name", ["slide", "summy"])
+def test_an_event_written_straight_is_the_models_text(name: str) -> None:
+    """The feed writes each ``event`` from plain values (no model on the hot path): for every
+    move of a seeded game, to each seat and to spectators, the text is the one the
+    :class:`Event` model writes, and it validates as a table message."""
+    game = get_game(name)
+    rng = random.Random(7)
+    state = game.setup(game.default_options(2), 11)
+    version = 0
+    events = [LogEvent(1, "chat", None, {"text": "gl \ud800", "room": SPECTATORS_ROOM})]
+    while game.result(state) is None and version < 40:
+        seat = min(game.to_act(state))
+        action = rng.choice(game.legal_actions(state, seat))
+        applied = apply_action(game, state, seat, game.action_json(action))
+        state, version = applied.state, version + 1
+        data = {"action": applied.action, "by": "player", "events": applied.events}
+        events.append(LogEvent(version + 1, "action", seat, data, user_id=3, client_id="c"))
+        for event in events[-2:]:
+            for audience in (0, 1, None):
+                kept = event.kept_from(audience, game_over=False)
+                view = game.view(state, audience)
+                to_act = sorted(game.to_act(state))
+                deadlines = {"0": 12.5} if audience == 0 else {}
+                text = event_text(event, kept, view, to_act, deadlines)
+                model = Event.of(
+                    event, kept, type="event", view=view, to_act=to_act, deadlines=deadlines
+                )
+                assert text == message_text(model)
+                TABLE_MESSAGE.validate_python(json.loads(text))
+                assert "action" not in json.loads(text)["data"]  # private data stays home

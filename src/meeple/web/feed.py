@@ -40,7 +40,7 @@ from meeple.tables.facade import (
 from meeple.web.ndjson import Line
 from meeple.web.routes.tables import invite_url, user_id_of
 from meeple.web.schemas import TableSummary
-from meeple.web.server_messages import Event, Hello, Resume, UserBrief, Watchers, message_text
+from meeple.web.server_messages import Hello, Resume, UserBrief, Watchers, event_text, message_text
 from meeple.web.services import Services
 
 EventKey = tuple[int, int | None, tuple[tuple[int, float], ...]]
@@ -70,15 +70,15 @@ class TableFeed:
             return line
         state = table.snap.state_at(event.version)
         kept = event.kept_from(seat, table.snap.status == FINISHED)
-        message = Event.of(
-            event,
-            kept,
-            type="event",
-            view=table.view_at(event.version, seat),
-            to_act=sorted(table.game.to_act(state)) if state is not None else [],
-            deadlines={str(s): at for s, at in deadlines},
+        line = Line(
+            event_text(
+                event,
+                kept,
+                view=table.view_at(event.version, seat),
+                to_act=sorted(table.game.to_act(state)) if state is not None else [],
+                deadlines={str(s): at for s, at in deadlines},
+            )
         )
-        line = Line(message_text(message))
         oldest = table.snap.version - VIEW_VERSIONS_KEPT + 1
         if event.version >= oldest and not kept:  # a kept line is sent whole after the end
             for old in [k for k in self._events if k[0] < oldest]:

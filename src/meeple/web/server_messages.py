@@ -190,6 +190,32 @@ def message_text(message: ServerMessage) -> str:
         return jsontext.dumps(message.model_dump(by_alias=True, exclude_unset=True))
 
 
+def event_text(
+    event: LogEvent,
+    kept: bool,
+    view: Mapping[str, Any] | None,
+    to_act: list[int],
+    deadlines: dict[str, float],
+) -> str:
+    """The ``event`` message's JSON text, as :func:`message_text` writes an :class:`Event`
+    (the same keys, in the same order), straight from plain values: every action makes one
+    per seat and spectators, and building the model (validating the view) cost more than
+    the rules' work. The tests check it against the model."""
+    data = {"room": event.data["room"]} if kept else event.public_data()
+    return jsontext.dumps(
+        {
+            "type": "event",
+            "version": event.version,
+            "kind": event.kind,
+            "seat": event.seat,
+            "data": data,
+            "view": view,
+            "to_act": to_act,
+            "deadlines": deadlines,
+        }
+    )
+
+
 def error_message(refusal: TableError, client_id: str | None = None) -> Error:
     """The ``error`` message of a refusal, echoing the id of the message it refuses."""
     fields: dict[str, Any] = {"type": "error", **refusal.to_json()}
