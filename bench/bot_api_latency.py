@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from idle_streams import raised_caps
 from server_latency import free_port, percentile, start_server
 from websockets.asyncio.client import connect
 
@@ -210,7 +211,6 @@ def main() -> None:
         "--no-gzip", action="store_true", help="idle streams ask for no compression"
     )
     args = parser.parse_args()
-    per_token = max(8, -(-args.streams // args.accounts))
     # The bots (and the reviews of finished games, which share their pool) in one worker
     # process: in threads, a review would hold the server's interpreter and its time would
     # be counted in the round trips.
@@ -220,9 +220,10 @@ def main() -> None:
         "MEEPLE_BOT_MIN_THINK_S": "0",
         "MEEPLE_LIMIT_API": "1000000/minute",
         "MEEPLE_LIMIT_AUTH": "100000/hour",
-        "MEEPLE_MAX_STREAMS_PER_TOKEN": str(per_token),
         "MEEPLE_PUZZLE_POOL_TARGET": "0",
     }
+    # Every stream cap raised too (per address, per account...): one client opens them all.
+    settings.update(raised_caps(args.streams))
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as folder:
