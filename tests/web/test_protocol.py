@@ -10,6 +10,7 @@ from server_harness import LiveServer, Socket, brain, play_out, slide_pair
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from meeple.tables.core.log import LogEvent
 from meeple.tables.core.table import VIEW_VERSIONS_KEPT
 from meeple.web import feed, server_messages
 
@@ -302,17 +303,17 @@ def test_an_answer_that_finds_the_socket_shut_is_the_client_leaving_not_a_failur
 def test_an_event_message_is_built_once_per_view_and_shared_by_its_connections(
     server: LiveServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The ``event`` message is the protocol's model, written once per (version, seat):
-    four spectators and two players of one table cost three messages, not six."""
+    """The ``event`` message (``server_messages.event_text``, the model's text) is written
+    once per (version, seat): four spectators and two players of one table cost three
+    messages, not six."""
     built: list[tuple[int, int | None]] = []
-    write = server_messages.message_text
+    write = server_messages.event_text
 
-    def counted(message: server_messages.ServerMessage) -> str:
-        if isinstance(message, server_messages.Event):
-            built.append((message.version, message.view["seat"] if message.view else None))
-        return write(message)
+    def counted(event: LogEvent, kept: bool, view: Any, to_act: Any, deadlines: Any) -> str:
+        built.append((event.version, view["seat"] if view else None))
+        return write(event, kept, view, to_act, deadlines)
 
-    monkeypatch.setattr(feed, "message_text", counted)
+    monkeypatch.setattr(feed, "event_text", counted)
     alice, bob, table_id = slide_pair(server)
     a, b = alice.connect(table_id), bob.connect(table_id)
     watchers = [server.client(f"w{n}").connect(table_id) for n in range(4)]
