@@ -191,6 +191,47 @@ def test_a_group_commit_inserts_its_events_in_one_statement(db: Database) -> Non
     assert [e.version for e in db.call(queries.events_after, "g7", 0)] == [1, 2]
 
 
+def test_events_alone_are_inserted_on_a_kept_connection_without_a_session(db: Database) -> None:
+    """A move's event changes nothing else: groups of them take no ORM session and no
+    connection from the pool each time, and a conflict still fails alone."""
+    a_table(db)
+    checkouts: list[int] = []
+    sessions: list[int] = []
+    sqlalchemy.event.listen(db.engine, "checkout", lambda *_: checkouts.append(1))
+    sqlalchemy.event.listen(db.sessions, "after_begin", lambda *_: sessions.append(1))
+
+    async def scenario() -> list[list[object]]:
+        rounds = []
+        for versions in ((1, 2), (3, 2, 4), (5,)):  # version 2 again: a conflict
+            writes = [db.write_event(event("t1", v)) for v in versions]
+            rounds.append(await asyncio.gather(*writes, return_exceptions=True))
+        return rounds
+
+    outcomes = run_async(scenario())
+    kinds = [[type(o).__name__ for o in round_] for round_ in outcomes]
+    assert kinds == [["NoneType"] * 2, ["NoneType", "VersionConflict", "NoneType"], ["NoneType"]]
+    assert [e.version for e in db.call(queries.events_after, "t1", 0)] == [1, 2, 3, 4, 5]
+    # One checkout for the kept connection, given back after the conflict and taken again;
+    # sessions only where the conflicting group was retried one write at a time.
+    assert len(checkouts) - len(sessions) == 2
+
+
+def test_an_event_with_other_changes_commits_them_in_its_transaction(db: Database) -> None:
+    a_table(db)
+
+    def start(session: Session) -> None:
+        queries.update_table(session, "t1", {"status": "playing"})
+
+    async def scenario() -> list[object]:
+        writes = [db.write_event(event("t1", 1), start), db.write_event(event("t1", 1), start)]
+        return await asyncio.gather(*writes, return_exceptions=True)
+
+    outcomes = run_async(scenario())
+    assert [type(o).__name__ for o in outcomes] == ["NoneType", "VersionConflict"]
+    assert [e.version for e in db.call(queries.events_after, "t1", 0)] == [1]
+    assert db.call(queries.table_ids_with_status, ["playing"]) == ["t1"]
+
+
 def test_a_new_table_and_its_first_event_are_stored_in_one_transaction(db: Database) -> None:
     """The table's row goes before its events (which refer to it), though both are queued."""
 

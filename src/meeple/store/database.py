@@ -11,14 +11,15 @@ committed together in one transaction (group commit).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.orm import Session, sessionmaker
 
 from meeple import jsontext
@@ -125,7 +126,9 @@ class Database:
         if workers > 1:
             self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="meeple-db-write")
             self._first = ThreadPoolExecutor(max_workers=1, thread_name_prefix="meeple-db-first")
-        self._waiting: list[tuple[Callable[..., Any], tuple[Any, ...], asyncio.Future[Any]]] = []
+        self._waiting: list[_Write] = []
+        self._events_connection: Connection | None = None
+        """The writing thread's own connection, for groups of events alone (:meth:`write_event`)."""
         self._flushing = False
         self._flusher: asyncio.Task[None] | None = None
 
@@ -159,23 +162,41 @@ class Database:
         Raises what the query raises; one failing write never undoes another
         (the group is retried one write per transaction if any fails).
         """
+        return cast(T, await self._queue(_Write(query, args, None)))
+
+    async def write_event(
+        self, row: Mapping[str, Any], then: Callable[[Session], Any] | None = None
+    ) -> None:
+        """Store one table event (its column values), with ``then(session)`` in the same
+        transaction if given (what else the event changes), committed together with the
+        writes waiting with it, as :meth:`write`.
+
+        A group of events alone, what most moves write, is inserted in one statement on a
+        connection the writing thread keeps, without an ORM session: the session's begin,
+        flush, commit and close, and a connection taken from the pool and given back, cost
+        several times the insert itself on the server's busiest path.
+        :class:`~meeple.store.queries.VersionConflict` if that version is already stored.
+        """
+        await self._queue(_Write(then, (), dict(row)))
+
+    async def _queue(self, write: _Write) -> Any:
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[T] = loop.create_future()
-        self._waiting.append((query, args, future))
+        write.future = loop.create_future()
+        self._waiting.append(write)
         if not self._flushing:
             self._flushing = True
             self._flusher = loop.create_task(self._flush())
-        return await future
+        return await write.future
 
     async def _flush(self) -> None:
         loop = asyncio.get_running_loop()
         try:
             while self._waiting:
                 group, self._waiting = self._waiting, []
-                calls = [(query, args) for query, args, _ in group]
-                outcomes = await loop.run_in_executor(self._writer, self._commit_group, calls)
-                for (_, _, future), (ok, value) in zip(group, outcomes, strict=True):
-                    if future.done():
+                outcomes = await loop.run_in_executor(self._writer, self._commit_group, group)
+                for write, (ok, value) in zip(group, outcomes, strict=True):
+                    future = write.future
+                    if future is None or future.done():
                         continue
                     if ok:
                         future.set_result(value)
@@ -184,21 +205,36 @@ class Database:
         finally:
             self._flushing = False
 
-    def _commit_group(
-        self, calls: list[tuple[Callable[..., Any], tuple[Any, ...]]]
-    ) -> list[tuple[bool, Any]]:
+    def _commit_group(self, group: list[_Write]) -> list[tuple[bool, Any]]:
         try:
+            if all(write.query is None for write in group):
+                self._insert_events([write.row for write in group if write.row is not None])
+                return [(True, None)] * len(group)
             with self.sessions.begin() as session:
-                results = [query(session, *args) for query, args in calls]
+                results = [write.apply(session) for write in group]
             return [(True, result) for result in results]
         except Exception as exc:
-            if len(calls) == 1:
+            if len(group) == 1 and group[0].query is not None:
                 return [(False, exc)]
-        return [self._commit_one(query, args) for query, args in calls]
+        return [self._commit_one(write) for write in group]
 
-    def _commit_one(self, query: Callable[..., Any], args: tuple[Any, ...]) -> tuple[bool, Any]:
+    def _insert_events(self, rows: list[dict[str, Any]]) -> None:
+        """Insert ``rows`` in one transaction on the writing thread's own connection (taken
+        from the pool once; given back, to be checked out afresh, after any failure)."""
+        if self._events_connection is None:
+            self._events_connection = self.engine.connect()
+        connection = self._events_connection
         try:
-            return True, self.call(query, *args)
+            with connection.begin():
+                queries.insert_events(connection, rows)
+        except Exception:
+            self._events_connection = None
+            connection.close()
+            raise
+
+    def _commit_one(self, write: _Write) -> tuple[bool, Any]:
+        try:
+            return True, self.call(write.apply)
         except Exception as exc:
             return False, exc
 
@@ -207,7 +243,26 @@ class Database:
         self._executor.shutdown(wait=True)
         self._writer.shutdown(wait=True)
         self._first.shutdown(wait=True)
+        if self._events_connection is not None:
+            self._events_connection.close()
+            self._events_connection = None
         self.engine.dispose()
+
+
+@dataclass(slots=True)
+class _Write:
+    """A write waiting for its group commit: a query of a session, an event's row, or both."""
+
+    query: Callable[..., Any] | None
+    args: tuple[Any, ...]
+    row: dict[str, Any] | None
+    future: asyncio.Future[Any] | None = None
+
+    def apply(self, session: Session) -> Any:
+        """Do this write in ``session``'s transaction; the query's result."""
+        if self.row is not None:
+            queries.append_event(session, self.row)
+        return None if self.query is None else self.query(session, *self.args)
 
 
 def _forget_pending_events(session: Session) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
-from sqlalchemy import Row, Table, and_, func, insert, or_, select, update
+from sqlalchemy import Connection, Row, Table, and_, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -125,11 +125,19 @@ def insert_pending_events(session: Session) -> None:
     if not rows:
         return
     session.flush()  # a new table's own row goes first
-    # A plain INSERT with bound values, not the ORM's unit of work nor values baked into
-    # the statement: compiled once and cached, where either of those does per-call work
-    # on the server's hottest path.
+    insert_events(session.connection(), rows)
+
+
+def insert_events(connection: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
+    """Insert table events (their column values) in one statement on ``connection``.
+
+    A plain INSERT with bound values, not the ORM's unit of work nor values baked into
+    the statement: compiled once and cached, where either of those does per-call work
+    on the server's hottest path. :class:`VersionConflict` if a version (or a client
+    action id) is already stored.
+    """
     try:
-        session.connection().execute(_INSERT_EVENT, rows)
+        connection.execute(_INSERT_EVENT, list(rows))
     except IntegrityError as exc:
         first = rows[0]
         raise VersionConflict(f"table {first['table_id']} version {first['version']}") from exc

@@ -1,11 +1,12 @@
 """Storing a table event: one transaction with the table's row cache and, at the end, ratings.
 
-These run in the database's threads (through ``Database.write``); they only
-read the snapshots they are given.
+The writes run in the database's threads (through ``Database.write_event``); they
+only read the snapshots they are given.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -17,29 +18,30 @@ from meeple.tables.core.log import LogEvent, SeatInfo, Snapshot
 from meeple.tables.core.ratings import MODEL, RatedSeat, new_ratings, rating_ranks
 
 
-def store_event(
-    session: Session,
-    table_id: str,
-    game: str,
-    rated: bool,
-    event: LogEvent,
-    old: Snapshot,
-    new: Snapshot,
-) -> None:
-    """Store ``event`` and the table's row cache after it; rate a rated game when it ends
-    (unless it ended aborted, before it began).
-
-    Raises :class:`~meeple.store.queries.VersionConflict` if that version is
-    already stored (another writer was first).
-    """
-    queries.append_event(session, event.row(table_id))
+def event_changes(
+    table_id: str, game: str, rated: bool, event: LogEvent, old: Snapshot, new: Snapshot
+) -> Callable[[Session], None] | None:
+    """What storing ``event`` changes besides its own row, as a write of a session: the
+    table's row cache and its seats' where they changed, and the players' ratings when a
+    rated game ends (unless it ended aborted, before it began). ``None`` when it changes
+    nothing else, as most moves: their rows alone are then stored on the quicker path
+    (:meth:`~meeple.store.database.Database.write_event`)."""
     row = table_row_fields(new)
-    if row != table_row_fields(old):  # most moves change nothing in the table's row
-        queries.update_table(session, table_id, row)
-    if new.seats != old.seats:
-        queries.update_seats(session, [seat_row(table_id, s) for s in new.seats])
-    if event.kind == "finish" and rated and not new.aborted:
-        rate_game(session, table_id, game, new, event.at)
+    row_changed = row != table_row_fields(old)
+    seats = [seat_row(table_id, s) for s in new.seats] if new.seats != old.seats else []
+    rates = event.kind == "finish" and rated and not new.aborted
+    if not (row_changed or seats or rates):
+        return None
+
+    def store(session: Session) -> None:
+        if row_changed:
+            queries.update_table(session, table_id, row)
+        if seats:
+            queries.update_seats(session, seats)
+        if rates:
+            rate_game(session, table_id, game, new, event.at)
+
+    return store
 
 
 def rate_game(session: Session, table_id: str, game: str, final: Snapshot, at: float) -> None:

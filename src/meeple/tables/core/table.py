@@ -43,7 +43,7 @@ from meeple.tables.core.log import (
     apply_action,
     must_act,
 )
-from meeple.tables.core.persist import store_event
+from meeple.tables.core.persist import event_changes
 from meeple.tables.core.ratings import rates_anyone
 from meeple.tables.core.runtime import TableRuntime
 from meeple.tables.core.takeback_log import pending_ask
@@ -327,9 +327,8 @@ class Table:
         new = advance(self.game, self.info.options, self.info.seed, self.snap, event, state_after)
         rated = self.rates(new.seats)
         try:
-            await self.ctx.db.write(
-                store_event, self.info.id, self.info.game, rated, event, self.snap, new
-            )
+            changes = event_changes(self.info.id, self.info.game, rated, event, self.snap, new)
+            await self.ctx.db.write_event(event.row(self.info.id), changes)
         except queries.VersionConflict as exc:
             await self._catch_up_locked()
             raise Code.CONFLICT.error() from exc
