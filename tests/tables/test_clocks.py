@@ -272,3 +272,45 @@ def test_clocks_rebuilt_from_the_log_match_the_running_clocks(server: LiveServer
         assert table.runtime.deadlines_from_log() == table.runtime.deadlines, step
         if step == 0:  # bob revealed: alice's clock still runs from the start
             assert table.runtime.deadlines[0] == started
+
+
+def test_moves_keep_the_tables_one_timer_and_a_late_seat_still_times_out_on_time(
+    server: LiveServer,
+) -> None:
+    """A move ends one clock and starts a later one: the table keeps its one timer task (it
+    wakes at the earlier moment and looks again), and the seat that stops moving is played
+    for at its own deadline, not before nor after."""
+    alice, bob = server.client("alice"), server.client("bob")
+    alice.guest()
+    bob.guest()
+    table_id = alice.create_table(game="slide", seats=2, move_seconds=30)["table"]["id"]
+    bob.post(f"/api/tables/{table_id}/join", {})
+    alice.post(f"/api/tables/{table_id}/start")
+    sockets = {0: alice.connect(table_id), 1: bob.connect(table_id)}
+    for sock in sockets.values():
+        sock.recv()
+    table = server.services.tables.tables[table_id]
+    timer = table.runtime._timer
+    assert timer is not None
+    minds = {seat: brain("slide", 3 + seat) for seat in sockets}
+    moves = 0
+    for step in range(12):
+        server.advance(2)
+        for seat, sock in sockets.items():
+            sock.drain(wait=0.05)
+            if seat in sock.to_act:
+                action = minds[seat](sock.view, seat)
+                sock.send({"type": "action", "id": f"m{step}", "action": action})
+                sock.recv_until(lambda m, cid=f"m{step}": m.get("id") == cid)
+                moves += 1
+    assert moves >= 6 and table.snap.status == "playing"
+    assert table.runtime._timer is timer  # the same task through every move
+    sockets[0].drain(wait=0.1)
+    late = min(table.runtime.deadlines, key=table.runtime.deadlines.__getitem__)
+    due = table.runtime.deadlines[late]
+    server.advance(due - server.clock.now() - 0.5)
+    sockets[0].drain(wait=0.3)
+    assert not any(timeout_of(late)(m) for m in sockets[0].messages)
+    server.advance(0.5)
+    played = sockets[0].recv_until(timeout_of(late), timeout=10)
+    assert table.events[played["version"] - 1].at == due  # played at the deadline itself

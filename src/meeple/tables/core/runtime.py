@@ -48,6 +48,8 @@ class TableRuntime:
         """Seat -> when its move clock runs out (seats of people to act only)."""
         self._thinking: dict[int, asyncio.Task[None]] = {}
         self._timer: asyncio.Task[None] | None = None
+        self._timer_at = 0.0
+        """When :attr:`_timer` wakes next (to play the due clocks' timeouts, or look again)."""
         self._filler: asyncio.Task[None] | None = None
         self._expiry: asyncio.Task[None] | None = None
         self._closed = False
@@ -217,18 +219,37 @@ class TableRuntime:
         now = self.table.ctx.clock.now()
         for seat in sorted(to_act & humans):
             self.deadlines.setdefault(seat, now + self.table.info.move_seconds)
+        if not self.deadlines or self._closed or not self.table.owned:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            return
+        # One timer task per table, not one per move: one that wakes no later than the
+        # earliest clock stays and looks again when it wakes (a move mostly ends one
+        # clock and starts a later one).
+        moment = min(self.deadlines.values())
+        if self._timer is not None and self._timer_at <= moment:
+            return
         if self._timer is not None:
             self._timer.cancel()
-            self._timer = None
-        if self.deadlines and not self._closed and self.table.owned:
-            self._timer = asyncio.create_task(self._timer_loop(dict(self.deadlines)))
+        self._timer_at = moment
+        self._timer = asyncio.create_task(self._timer_loop())
 
-    async def _timer_loop(self, deadlines: dict[int, float]) -> None:
-        moment = min(deadlines.values())
-        await self.table.ctx.clock.sleep_until(moment)
-        for seat, at in deadlines.items():
-            if at <= moment:
-                self._think(seat, "greedy", "timeout", at)
+    async def _timer_loop(self) -> None:
+        clock = self.table.ctx.clock
+        try:
+            while self.deadlines:
+                await clock.sleep_until(self._timer_at)
+                now = clock.now()
+                due = {seat: at for seat, at in self.deadlines.items() if at <= now}
+                if due:
+                    for seat, at in due.items():
+                        self._think(seat, "greedy", "timeout", at)
+                    return
+                self._timer_at = min(self.deadlines.values(), default=now)
+        finally:
+            if self._timer is asyncio.current_task():
+                self._timer = None
 
     def wake_bots(self) -> None:
         """Start thinking for every bot or zombie seat to act (only on the table's owner)."""
