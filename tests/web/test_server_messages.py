@@ -15,6 +15,7 @@ from meeple.web.server_messages import (
     Ack,
     Event,
     Resume,
+    action_ack_text,
     error_message,
     event_text,
     message_text,
@@ -27,6 +28,15 @@ def test_an_ack_carries_only_what_it_acknowledges() -> None:
     )
     rematch = message_text(Ack(type="ack", id=None, rematch_id="t2"))
     assert json.loads(rematch) == {"type": "ack", "id": None, "rematch_id": "t2"}
+
+
+@pytest.mark.parametrize("client_id", ["a1", None, "é🎲", "\ud800x", 'q"\\'])
+@pytest.mark.parametrize("duplicate", [False, True])
+def test_an_actions_ack_is_written_as_the_model_writes_it(
+    client_id: str | None, duplicate: bool
+) -> None:
+    model = Ack(type="ack", id=client_id, version=7, duplicate=duplicate)
+    assert action_ack_text(client_id, 7, duplicate) == message_text(model)
 
 
 def test_a_message_uses_the_protocols_field_names() -> None:

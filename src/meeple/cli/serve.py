@@ -132,7 +132,8 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
     return {
         "host": settings.host,
         "port": settings.port,
-        "ws": "websockets-sansio",
+        # websockets' sans-I/O protocol, writing once per turn of the loop (web/joined_writes).
+        "ws": "meeple.web.joined_writes:JoinedWritesProtocol",
         "loop": event_loop(),
         # Views are small and sent often: compressing each costs more CPU than it saves.
         "ws_per_message_deflate": False,

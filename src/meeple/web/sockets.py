@@ -44,6 +44,7 @@ from meeple.web.server_messages import (
     Owner,
     Pong,
     ServerMessage,
+    action_ack_text,
     error_message,
     lobby_text,
     message_text,
@@ -173,7 +174,10 @@ class TableConnection(Follower):
         if isinstance(message, Action):
             act = commands.Act(user.id, client_id, message.action, message.seat)
             version, duplicate = await writes.run(self.table, act)
-            await self.send(Ack(type="ack", id=client_id, version=version, duplicate=duplicate))
+            # The event first, then the ack, in this turn of the loop: one write for both
+            # (web/joined_writes), where the feed would send the event in a later turn.
+            await self.send_new_events()
+            await self.send_text(action_ack_text(client_id, version, duplicate))
         elif isinstance(message, Chat):
             version = await writes.run(self.table, commands.Chat(user.id, user.name, message.text))
             await self.send(Ack(type="ack", id=client_id, version=version))
