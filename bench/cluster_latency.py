@@ -84,20 +84,22 @@ def tree(pid: int) -> list[int]:
     return found
 
 
-def usage(pid: int) -> tuple[float, float]:
-    """CPU seconds (user + system) and resident MB of a server and its bot workers."""
+def usage(pid: int) -> tuple[float, float, float]:
+    """CPU seconds (user + system), resident MB and the system's share of those CPU seconds
+    (the kernel's: socket writes and reads) of a server and its bot workers."""
     ticks = os.sysconf("SC_CLK_TCK")
-    cpu = rss = 0.0
+    cpu = rss = system = 0.0
     for p in tree(pid):
         try:
             fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
             cpu += (int(fields[11]) + int(fields[12])) / ticks
+            system += int(fields[12]) / ticks
             for line in Path(f"/proc/{p}/status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
                     rss += int(line.split()[1]) / 1024
         except (OSError, IndexError, ValueError):
             continue
-    return cpu, rss
+    return cpu, rss, system
 
 
 SHARED_TLS = ssl.create_default_context()
@@ -267,6 +269,22 @@ async def player(
             await asyncio.sleep(0.5 * random.uniform(0.5, 1.5))  # as the browser's first retry
 
 
+async def spectator(base: str, table_id: str, connected: Any, done: asyncio.Event) -> None:
+    """Watch a table (a socket with no cookie: a spectator's) until ``done``, reading all."""
+    url = f"ws{base.removeprefix('http')}/ws/tables/{table_id}"
+    async with connect(url, max_size=2**22, compression=None, open_timeout=30) as ws:
+        await ws.recv()
+        connected()
+
+        async def read() -> None:
+            async for _message in ws:
+                pass
+
+        reading = asyncio.create_task(read())
+        await done.wait()
+        reading.cancel()
+
+
 class MovedToOwner(Exception):
     """A server told the player where its table's owner is: reconnect there."""
 
@@ -280,9 +298,11 @@ def client_process(
     barrier: Any,
     follow: bool = False,
     play_for: float | None = None,
+    spectators: int = 0,
 ) -> None:
-    """One client process: connect its share of the players, wait at ``barrier`` for the other
-    processes' players, play, put its figures on ``out``."""
+    """One client process: connect its share of the players (and ``spectators`` watchers of
+    each table), wait at ``barrier`` for the other processes' players, play, put its figures
+    on ``out``."""
     stats: dict[str, Any] = {
         "sent": 0,
         "acked": 0,
@@ -302,7 +322,8 @@ def client_process(
 
     async def play() -> None:
         all_connected = asyncio.Event()
-        waiting = [2 * len(tables)]
+        waiting = [(2 + spectators) * len(tables)]
+        done = asyncio.Event()
 
         def connected() -> None:
             waiting[0] -= 1
@@ -312,6 +333,11 @@ def client_process(
                 background.append(task)
 
         background: list[asyncio.Task[Any]] = []
+        watching = [
+            asyncio.create_task(spectator(seats[0][0], table_id, connected, done))
+            for table_id, seats in tables
+            for _ in range(spectators)
+        ]
         await asyncio.gather(
             *(
                 player(
@@ -331,6 +357,8 @@ def client_process(
                 for seat, (home, cookie) in enumerate(seats)
             )
         )
+        done.set()
+        await asyncio.gather(*watching)
 
     asyncio.run(play())
     out.put(stats)
@@ -368,6 +396,13 @@ def main() -> None:
     parser.add_argument("--redis", help="Redis URL (needed for several servers)")
     parser.add_argument("--kill-at", type=float, help="SIGKILL server 0 this many seconds in")
     parser.add_argument("--bot", help="a bot of this level in a third seat of every table")
+    parser.add_argument(
+        "--spectators",
+        type=int,
+        default=0,
+        metavar="N",
+        help="N spectators' sockets at every table, on its owner, reading every line",
+    )
     parser.add_argument(
         "--players-at",
         choices=["spread", "owner", "follow"],
@@ -438,6 +473,7 @@ def main() -> None:
                         barrier,
                         args.players_at == "follow",
                         args.play_for,
+                        args.spectators,
                     ),
                 )
                 for k, share in enumerate(shares)
@@ -610,6 +646,7 @@ def report(
         f"servers: {args.servers}, tables: {args.tables} (two players each), think {args.think} s, "
         f"client processes: {args.clients}"
         + (f", players: {args.players_at}" if args.servers > 1 else "")
+        + (f", spectators per table: {args.spectators}" if args.spectators else "")
     )
     print(
         f"actions acknowledged: {total['acked']} of {total['sent']} sent in {wall:.1f} s "
@@ -639,9 +676,10 @@ def report(
             print(f"server {n}: killed")
             continue
         cpu = (a[0] - b[0]) / wall
+        kernel = (a[2] - b[2]) / max(a[0] - b[0], 1e-9)
         print(
-            f"server {n}: CPU {100 * cpu:.0f}% of a core (with its bot workers), "
-            f"memory {a[1]:.0f} MB"
+            f"server {n}: CPU {100 * cpu:.0f}% of a core (with its bot workers; "
+            f"{100 * kernel:.0f}% of it in the kernel), memory {a[1]:.0f} MB"
         )
         cpus.append(a[0] - b[0])
     if args.kill_at is not None:
