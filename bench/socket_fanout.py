@@ -8,9 +8,13 @@ final count, and closes them all. Meanwhile ``GET /api/health`` is timed every
 ``--health-every`` seconds. Prints the frames every client received (the
 ``watchers`` among them), the server process's CPU seconds (``/proc``), and the
 health latencies. Every socket comes from one address: the cap per address is
-raised for the run (``MEEPLE_MAX_SOCKETS_PER_ADDRESS``).
+raised for the run (``MEEPLE_MAX_SOCKETS_PER_ADDRESS``). ``--idle S`` keeps every
+socket open and idle S seconds before closing them, and prints the server's resident
+memory per open socket (its growth from before the spectators opened to the end of the
+idle time) and its CPU while idle.
 
     .venv/bin/python bench/socket_fanout.py --sockets 1000
+    .venv/bin/python bench/socket_fanout.py --sockets 10000 --idle 20
 
 ``--src`` runs the server from another checkout's ``src`` (a figure before a
 change: ``git worktree add /tmp/before HEAD``, then ``--src /tmp/before/src``).
@@ -23,6 +27,7 @@ import asyncio
 import contextlib
 import json
 import os
+import resource
 import statistics
 import tempfile
 import time
@@ -30,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
+from bot_api_latency import rss_mb
 from rich.console import Console
 from rich.table import Table
 from server_latency import free_port, start_server
@@ -75,8 +81,11 @@ async def sample_health(base: str, every_s: float, counts: Counts, done: asyncio
                 await asyncio.wait_for(done.wait(), every_s)
 
 
-async def run(base: str, sockets: int, concurrency: int, health_every_s: float) -> dict[str, float]:
-    """Open and close the sockets; returns the figures (CPU is measured by the caller)."""
+async def run(
+    base: str, sockets: int, concurrency: int, health_every_s: float, idle_s: float, pid: int
+) -> dict[str, float]:
+    """Open the sockets, keep them ``idle_s`` seconds, close them; returns the figures (the
+    whole run's CPU is measured by the caller; the server's memory and idle CPU here)."""
     ws_base = "ws" + base.removeprefix("http")
     counts = Counts()
     async with httpx.AsyncClient(base_url=base, timeout=30) as host:
@@ -104,6 +113,8 @@ async def run(base: str, sockets: int, concurrency: int, health_every_s: float) 
                     latest["spectators"] = message["table"]["spectators"]
 
     readers = [asyncio.create_task(read_seated())]
+    await asyncio.sleep(1)
+    rss_before = rss_mb(pid)
     spectators: list[ClientConnection] = []
     gate = asyncio.Semaphore(concurrency)
 
@@ -121,6 +132,10 @@ async def run(base: str, sockets: int, concurrency: int, health_every_s: float) 
     told_s = time.perf_counter() - started
     await asyncio.sleep(2)  # any news still on its way
     opened_frames = counts.frames
+    idle_cpu = cpu_seconds(pid)
+    await asyncio.sleep(idle_s)
+    idle_cpu = cpu_seconds(pid) - idle_cpu
+    rss_open = rss_mb(pid)
     started = time.perf_counter()
     await asyncio.gather(*(ws.close() for ws in spectators))
     while latest["spectators"] != 0:
@@ -144,6 +159,9 @@ async def run(base: str, sockets: int, concurrency: int, health_every_s: float) 
         "health_p50_ms": statistics.median(health_ms),
         "health_p99_ms": health_ms[min(len(health_ms) - 1, int(0.99 * len(health_ms)))],
         "health_max_ms": health_ms[-1],
+        "rss_before_mb": rss_before,
+        "rss_open_mb": rss_open,
+        "idle_cpu_s": idle_cpu,
     }
 
 
@@ -153,15 +171,25 @@ def main() -> None:
     parser.add_argument("--sockets", type=int, default=1000, help="sockets in all (one seated)")
     parser.add_argument("--concurrency", type=int, default=50, help="sockets opening at a time")
     parser.add_argument("--health-every", type=float, default=0.05, help="seconds")
+    parser.add_argument("--idle", type=float, default=0, help="seconds all stay open, idle")
     parser.add_argument("--src", type=Path, default=SRC, help="the server's package folder")
     args = parser.parse_args()
+    _, most = resource.getrlimit(resource.RLIMIT_NOFILE)  # the server inherits it
+    resource.setrlimit(resource.RLIMIT_NOFILE, (most, most))
     with tempfile.TemporaryDirectory() as home:
         port = free_port()
         server = start_server(Path(home), port, None, src=args.src)
         try:
             before = cpu_seconds(server.pid)
             figures = asyncio.run(
-                run(f"http://127.0.0.1:{port}", args.sockets, args.concurrency, args.health_every)
+                run(
+                    f"http://127.0.0.1:{port}",
+                    args.sockets,
+                    args.concurrency,
+                    args.health_every,
+                    args.idle,
+                    server.pid,
+                )
             )
             figures["server_cpu_s"] = cpu_seconds(server.pid) - before
         finally:
@@ -178,6 +206,19 @@ def main() -> None:
         ("of which watchers", f"{figures['watchers']:,.0f}"),
         ("all closed and told after", f"{figures['closed_s']:.1f} s"),
         ("server CPU", f"{figures['server_cpu_s']:.1f} s"),
+        (
+            "server RSS before the spectators / with all open",
+            f"{figures['rss_before_mb']:.0f} / {figures['rss_open_mb']:.0f} MB",
+        ),
+        (
+            "server RSS per open socket",
+            f"{1024 * (figures['rss_open_mb'] - figures['rss_before_mb']) / (args.sockets - 1):.1f}"
+            " KiB",
+        ),
+        (
+            f"server CPU while all idle ({args.idle:.0f} s)",
+            f"{100 * figures['idle_cpu_s'] / max(args.idle, 1e-9):.1f}% of a core",
+        ),
         (
             f"GET /api/health p50 / p99 / max ({figures['health_samples']:.0f} samples)",
             f"{figures['health_p50_ms']:.0f} / {figures['health_p99_ms']:.0f}"
