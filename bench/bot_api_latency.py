@@ -11,9 +11,12 @@ whichever comes last. Choosing the action is not timed (a random legal one:
 from ``legal`` over the API, from the random bot over the socket). Then it
 opens ``--streams`` account event streams (``--accounts`` bot accounts, each
 with one token) that stay idle but for keep-alives, and gives the server
-process's RSS before and after.
+process's RSS before and after. ``--playing N`` times the round trips while N
+other bot accounts play over the API all along, each game after game against the
+random bot, thinking a random time averaging ``--think`` before each action.
 
     .venv/bin/python bench/bot_api_latency.py --actions 200 --streams 500
+    .venv/bin/python bench/bot_api_latency.py --actions 200 --streams 0 --playing 100
     .venv/bin/python bench/bot_api_latency.py --game summy --actions 100 --streams 0
 """
 
@@ -64,14 +67,23 @@ async def bot_token(base: str, name: str) -> str:
 
 
 async def api_round_trips(
-    base: str, token: str, game: str, actions: int, answers: list[float]
+    base: str,
+    token: str,
+    game: str,
+    actions: int,
+    answers: list[float],
+    think_s: float = 0.0,
+    times: list[float] | None = None,
+    stop: asyncio.Event | None = None,
 ) -> list[float]:
-    """Round trips of ``actions`` actions over the API, game after game against a random bot;
-    the time of the POST's answer alone is added to ``answers``."""
-    times: list[float] = []
-    rng = random.Random(len(token))
+    """Round trips of ``actions`` actions over the API, game after game against a random bot,
+    thinking a random time averaging ``think_s`` before each (not timed); each is added to
+    ``times``, the time of the POST's answer alone to ``answers``; ``stop`` ends it after
+    the action under way."""
+    times = [] if times is None else times
+    rng = random.Random(token)
     async with MeepleClient(base, token) as client:
-        while len(times) < actions:
+        while len(times) < actions and not (stop and stop.is_set()):
             spec = {"game": game, "seats": 2, "bots": {"1": "random"}}
             table_id = (await client.request("POST", "/api/tables", spec))["table"]["id"]
             await client.request("POST", f"/api/tables/{table_id}/start")
@@ -79,8 +91,12 @@ async def api_round_trips(
             stream = aiter(game_stream)
             line: dict[str, Any] = dict(await anext(stream))
             acted_through = 0
-            while not (line.get("kind") == "finish" or len(times) >= actions):
+            while not (
+                line.get("kind") == "finish" or len(times) >= actions or (stop and stop.is_set())
+            ):
                 if line.get("legal") and line["version"] >= acted_through:
+                    if think_s:
+                        await asyncio.sleep(rng.expovariate(1 / think_s))
                     action = rng.choice(line["legal"])
                     started = time.perf_counter()
                     answer = await client.act(table_id, action)
@@ -190,6 +206,39 @@ async def idle_streams(
     )
 
 
+async def round_trips(
+    base: str, token: str, game: str, actions: int, playing: int, think_s: float
+) -> tuple[list[float], list[float], list[float], float]:
+    """Round trips over the API (and the POSTs' answers alone) and over the socket, in
+    alternate short runs so a drift of the machine touches both paths alike, while
+    ``playing`` other bot accounts play over the API; and those bots' actions a second
+    meanwhile."""
+    tokens = [await bot_token(base, f"playing-{n}") for n in range(playing)]
+    played: list[list[float]] = [[] for _ in tokens]
+    stop = asyncio.Event()
+    background = [
+        asyncio.create_task(api_round_trips(base, t, game, 10**9, [], think_s, played[n], stop))
+        for n, t in enumerate(tokens)
+    ]
+    if playing:
+        await asyncio.sleep(2 * think_s)  # every one of them into its game
+    started, played_before = time.perf_counter(), sum(len(times) for times in played)
+    api: list[float] = []
+    answers: list[float] = []
+    socket: list[float] = []
+    chunk = max(10, actions // 4)
+    while len(api) < actions:
+        api += await api_round_trips(base, token, game, chunk, answers)
+        socket += await socket_round_trips(base, game, chunk)
+    rate = (sum(len(times) for times in played) - played_before) / (time.perf_counter() - started)
+    stop.set()
+    ended = await asyncio.gather(*background, return_exceptions=True)
+    failed = [outcome for outcome in ended if isinstance(outcome, BaseException)]
+    if failed:
+        raise RuntimeError(f"{len(failed)} playing bots stopped: {failed[0]!r}")
+    return api, answers, socket, rate
+
+
 def summary(label: str, times: list[float]) -> str:
     """Median and percentiles in milliseconds."""
     ms = [t * 1000 for t in times]
@@ -207,6 +256,8 @@ def main() -> None:
     parser.add_argument("--streams", type=int, default=500, help="idle event streams (0: none)")
     parser.add_argument("--accounts", type=int, default=50, help="bot accounts holding them")
     parser.add_argument("--hold", type=float, default=12.0, help="seconds the streams stay open")
+    parser.add_argument("--playing", type=int, default=0, help="bots playing meanwhile")
+    parser.add_argument("--think", type=float, default=1.0, help="their mean think, seconds")
     parser.add_argument(
         "--no-gzip", action="store_true", help="idle streams ask for no compression"
     )
@@ -223,7 +274,7 @@ def main() -> None:
         "MEEPLE_PUZZLE_POOL_TARGET": "0",
     }
     # Every stream cap raised too (per address, per account...): one client opens them all.
-    settings.update(raised_caps(args.streams))
+    settings.update(raised_caps(args.streams + args.playing))
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as folder:
@@ -231,14 +282,14 @@ def main() -> None:
         try:
             print(f"{args.game}, one server on this machine ({os.cpu_count()} cores)")
             token = asyncio.run(bot_token(base, "bench-api"))
-            # Alternate short runs so a drift of the machine touches both paths alike.
-            api: list[float] = []
-            answers: list[float] = []
-            socket: list[float] = []
-            chunk = max(10, args.actions // 4)
-            while len(api) < args.actions:
-                api += asyncio.run(api_round_trips(base, token, args.game, chunk, answers))
-                socket += asyncio.run(socket_round_trips(base, args.game, chunk))
+            api, answers, socket, rate = asyncio.run(
+                round_trips(base, token, args.game, args.actions, args.playing, args.think)
+            )
+            if args.playing:
+                print(
+                    f"meanwhile {args.playing} bots played over the API, thinking "
+                    f"{args.think:g} s on average: {rate:.0f} actions a second"
+                )
             print(summary("API (POST, then its line on the game stream)", api))
             print(summary("  of which the POST's answer", answers))
             print(summary("socket (action message, ack and event)", socket))
