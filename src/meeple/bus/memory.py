@@ -1,9 +1,10 @@
-"""The in-process bus: one asyncio queue per subscriber, for a single server."""
+"""The in-process bus: one queue per subscriber, for a single server."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
+
+from meeple.slimqueue import SlimQueue
 
 
 class MemorySubscription:
@@ -12,7 +13,8 @@ class MemorySubscription:
     def __init__(self, bus: InProcessBus, channel: str) -> None:
         self._bus = bus
         self.channel = channel
-        self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        # Not an asyncio.Queue: every table socket holds one, idle (see meeple.slimqueue).
+        self.queue: SlimQueue[dict[str, Any]] = SlimQueue()
 
     async def get(self) -> dict[str, Any]:
         """The next message on the channel."""

@@ -17,6 +17,8 @@ from typing import Any, cast
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
+from meeple.slimqueue import SlimEvent, SlimQueue
+
 
 class JoinedWrites:
     """A transport that keeps the bytes written in one turn of the loop and writes them once,
@@ -51,7 +53,22 @@ class JoinedWrites:
 
 
 class JoinedWritesProtocol(WebSocketsSansIOProtocol):
-    """uvicorn's sans-I/O WebSocket protocol writing through :class:`JoinedWrites`."""
+    """uvicorn's sans-I/O WebSocket protocol writing through :class:`JoinedWrites`, and
+    small while idle: its queue and event keep no deque (:mod:`meeple.slimqueue`), and the
+    handshake's request and response (their headers) go once it is answered."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.queue = SlimQueue()  # type: ignore[assignment]
+        self.writable = SlimEvent()  # type: ignore[assignment]
+        self.writable.set()
+
+    async def send(self, message: Any) -> None:
+        """uvicorn's send; after the handshake's answer, its request and response go (the
+        ASGI scope keeps the request's headers)."""
+        await super().send(message)
+        if message["type"] == "websocket.accept" and self.handshake_complete:
+            self.request = self.response = None  # type: ignore[assignment]
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         """Take the connection, its writes joined per turn of the loop."""
