@@ -353,6 +353,13 @@ def test_a_tap_lands_on_its_cell_after_the_browser_scrolled_the_felt(new_page: N
     plane = page.locator(".summy-plane")
     before = plane.bounding_box()
     page.locator('.summy-plane [data-cell="4,4"]').evaluate("(cell) => cell.scrollIntoView()")
+    # The scroll event comes with the next frame, not at once: wait for the page to have
+    # turned the scroll into a pan (a loaded machine once read the scroll before that).
+    page.wait_for_function(
+        "() => { const v = document.querySelector('.summy-viewport');"
+        " return v.scrollLeft === 0 && v.scrollTop === 0; }",
+        timeout=5000,
+    )
     assert viewport.evaluate("(v) => [v.scrollLeft, v.scrollTop]") == [0, 0]
     after = plane.bounding_box()
     assert (
