@@ -127,7 +127,8 @@ def test_phone_tools_stay_one_row_and_discard_mode_keeps_two(new_page: NewPage, 
     idle_background = toggle.evaluate("(node) => getComputedStyle(node).backgroundColor")
     toggle.tap()
     expect(toggle).to_have_attribute("aria-pressed", "true")
-    assert toggle.evaluate("(node) => getComputedStyle(node).backgroundColor") != idle_background
+    # Buttons fade their background (a 0.12 s transition): wait for it, not one frame's read.
+    expect(toggle).not_to_have_css("background-color", idle_background)
     page.locator(".rack button").first.tap()
     expect(page.locator(".rack button.discard-pick")).to_have_count(1)
     shot(page, f"discard-mode-{lang}")
