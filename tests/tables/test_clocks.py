@@ -243,17 +243,24 @@ def test_a_bot_takes_its_minimum_thinking_moment_by_the_servers_clock(tmp_path: 
         server.stop()
 
 
+def two_guests_playing_slide(
+    server: LiveServer, move_seconds: int
+) -> tuple[str, dict[int, Socket]]:
+    """A started two-seat Slide table of two guests, and each seat's socket (hello unread)."""
+    alice, bob = server.client("alice"), server.client("bob")
+    alice.guest()
+    bob.guest()
+    table_id = alice.create_table(game="slide", seats=2, move_seconds=move_seconds)["table"]["id"]
+    bob.post(f"/api/tables/{table_id}/join", {})
+    alice.post(f"/api/tables/{table_id}/start")
+    return table_id, {0: alice.connect(table_id), 1: bob.connect(table_id)}
+
+
 def test_clocks_rebuilt_from_the_log_match_the_running_clocks(server: LiveServer) -> None:
     """A server taking a table over (or catching up) rebuilds the move clocks from the stored
     events: in a simultaneous reveal, a seat's clock keeps running while the other seat acts
     (a stale deadline kept from an old copy timed players out early)."""
-    alice, bob = server.client("alice"), server.client("bob")
-    alice.guest()
-    bob.guest()
-    table_id = alice.create_table(game="slide", seats=2, move_seconds=60)["table"]["id"]
-    bob.post(f"/api/tables/{table_id}/join", {})
-    alice.post(f"/api/tables/{table_id}/start")
-    sockets = {0: alice.connect(table_id), 1: bob.connect(table_id)}
+    table_id, sockets = two_guests_playing_slide(server, move_seconds=60)
     started = sockets[0].recv()["table"]["deadlines"]["0"]
     sockets[1].recv()
     table = server.services.tables.tables[table_id]
@@ -280,13 +287,7 @@ def test_moves_keep_the_tables_one_timer_and_a_late_seat_still_times_out_on_time
     """A move ends one clock and starts a later one: the table keeps its one timer task (it
     wakes at the earlier moment and looks again), and the seat that stops moving is played
     for at its own deadline, not before nor after."""
-    alice, bob = server.client("alice"), server.client("bob")
-    alice.guest()
-    bob.guest()
-    table_id = alice.create_table(game="slide", seats=2, move_seconds=30)["table"]["id"]
-    bob.post(f"/api/tables/{table_id}/join", {})
-    alice.post(f"/api/tables/{table_id}/start")
-    sockets = {0: alice.connect(table_id), 1: bob.connect(table_id)}
+    table_id, sockets = two_guests_playing_slide(server, move_seconds=30)
     for sock in sockets.values():
         sock.recv()
     table = server.services.tables.tables[table_id]
