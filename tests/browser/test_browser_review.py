@@ -31,7 +31,8 @@ def test_the_replay_shows_the_best_move_ghosted_and_what_was_missed(
     panel = page.locator("#review-line")
     # Written as the board and the log write it: × ÷ − for x : -.
     expect(panel).to_contain_text(line["best"]["equation"].translate(WRITTEN))
-    expect(panel).to_contain_text(f"{line['missed']} points missed")
+    missed = line["missed"]
+    expect(panel).to_contain_text(f"{missed} point{'' if missed == 1 else 's'} missed")
     expect(page.locator(".review-summary").first).to_contain_text(re.compile(r"points missed"))
     shot(page, "replay-review")
     # In French too.
