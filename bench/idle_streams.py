@@ -74,7 +74,7 @@ async def measure(args: argparse.Namespace, base: str, pid: int) -> None:
         warm = await http.get("/api/auth/me", headers={"Authorization": f"Bearer {tokens[0]}"})
         warm.raise_for_status()
         await asyncio.sleep(1)
-        _cpu, rss_before = usage(pid)
+        _cpu, rss_before, _system = usage(pid)
         opened = 0
         all_open = asyncio.Event()
         keepalives = 0
@@ -99,10 +99,10 @@ async def measure(args: argparse.Namespace, base: str, pid: int) -> None:
                 raise SystemExit(f"a stream failed to open: {task.exception()!r}")
         open_s = time.perf_counter() - started
         await asyncio.sleep(SETTLE_S)
-        cpu_before, rss_after = usage(pid)
+        cpu_before, rss_after, _system = usage(pid)
         keepalives_before = keepalives
         await asyncio.sleep(args.idle)
-        cpu_after, _rss = usage(pid)
+        cpu_after, _rss, _system = usage(pid)
         idle_keepalives = keepalives - keepalives_before
         for task in tasks:
             task.cancel()

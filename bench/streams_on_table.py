@@ -246,12 +246,12 @@ async def one_table(
         await asyncio.sleep(0.5)  # the hellos' legal lists, computed before the play
         stop = asyncio.Event()
         health = asyncio.create_task(ask_health(base, run, stop))
-        cpu_before, _ = usage(pid)
+        cpu_before, _rss, _system = usage(pid)
         started = time.perf_counter()
         go.set()
         await asyncio.wait(tasks[: len(seated)], timeout=seconds)
         elapsed = time.perf_counter() - started
-        cpu_after, _ = usage(pid)
+        cpu_after, _rss, _system = usage(pid)
         stop.set()
         await health
         for task in tasks:
